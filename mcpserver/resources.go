@@ -76,6 +76,11 @@ func (s *Server) resourceMiddleware(next mcpsdk.MethodHandler) mcpsdk.MethodHand
 				ss, _ := req.GetSession().(*mcpsdk.ServerSession)
 				return s.readSpaceResource(host.WithOrigin(ctx, originOf(req.GetExtra(), ss)), s.agentOfExtra(req.GetExtra()), p.URI)
 			}
+			if ok && p != nil {
+				// The server has no other resources: the go-sdk's bare
+				// "Resource not found" said neither which URI nor why.
+				return nil, resourceNotFound(p.URI, fmt.Sprintf("%s is not an %s URI; this server serves only %s://<space>/<object id> (as resources/list gives them)", quoteCut(p.URI), SpaceScheme, SpaceScheme))
+			}
 		}
 		return next(ctx, method, req)
 	}
@@ -221,11 +226,22 @@ func (s *Server) readSpaceResource(ctx context.Context, agent, uri string) (*mcp
 	if err != nil {
 		te := abi.AsToolError(err, abi.Internal)
 		if te.Code == abi.NotFound {
-			return nil, mcpsdk.ResourceNotFoundError(uri)
+			return nil, resourceNotFound(uri, te.Message)
 		}
 		return nil, toRPCError(te)
 	}
 	return &mcpsdk.ReadResourceResult{Cacheable: private, Contents: []*mcpsdk.ResourceContents{c}}, nil
+}
+
+// resourceNotFound is the go-sdk's "Resource not found" error of uri
+// (its code, and the URI in data), its message saying why: the go-sdk's
+// alone named neither the URI nor what was missing. Its data is written
+// by encoding/json: the go-sdk's uses %q, whose \x01 is no JSON escape,
+// and an answer that could not be encoded ended the session
+// (TestNotFoundURIWithControlCharKeepsSession).
+func resourceNotFound(uri, why string) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: mcpsdk.CodeResourceNotFound, Message: "Resource not found: " + why, Data: data}
 }
 
 // maxContentBytes bounds the encoded text or blob of a resources/read
@@ -281,7 +297,10 @@ func toRPCError(te *abi.ToolError) error {
 	if te.Code == abi.InvalidParams {
 		code = jsonrpc.CodeInvalidParams
 	}
-	data := fmt.Appendf(nil, `{%q:{"code":%q,"message":%q}}`, MetaError, te.Code, te.Message)
+	// encoding/json, not %q: Go's \x01 and \xe9 are no JSON escapes, and
+	// an answer whose data is no JSON could not be sent, which ended the
+	// session (TestRefusedReadErrorDataIsJSON).
+	data, _ := json.Marshal(map[string]any{MetaError: map[string]string{"code": string(te.Code), "message": te.Message}})
 	return &jsonrpc.Error{Code: code, Message: string(te.Code) + ": " + te.Message, Data: data}
 }
 
