@@ -30,7 +30,7 @@ import (
 // becomes its ISO string (what its toJSON gives); other toJSON methods are
 // not called. A Symbol nested in a result exports as its description (goja
 // gives no cheap way to tell it from a string). A Set becomes the array of its values. Numbers that are
-// integral and within ±2^53 become int64, others float64. Integers beyond
+// integral and within ±(2^53-1) become int64, others float64. Integers beyond
 // ±(2^53-1) cross into JS as BigInt (exact: uint64 values above 2^63 too)
 // and BigInt results within the int64 range come back as int64, those
 // within 2^63 … 2^64−1 as uint64; other BigInts are refused. The strings
@@ -458,13 +458,21 @@ func (e *exporter) walk(v any, depth int) (any, bool, error) {
 	case nil:
 		jv := e.lookup()
 		return nil, jv == nil || goja.IsUndefined(jv), nil
-	case bool, int64, uint64:
+	case int64:
+		// goja keeps an integral number as an int64 of its own: one past
+		// ±(2^53-1) is no safe integer, and as an int64 it would reach a
+		// JS caller as a BigInt (TestUnsafeIntegerNumberStaysNumber).
+		if x > maxSafe || x < -maxSafe {
+			return float64(x), false, nil
+		}
+		return x, false, nil
+	case bool, uint64:
 		return x, false, nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, false, e.fail(abi.InvalidResult, "%v is not a JSON number", x)
 		}
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+		if x == math.Trunc(x) && math.Abs(x) <= maxSafe {
 			return int64(x), false, nil
 		}
 		return x, false, nil

@@ -78,7 +78,7 @@ aios.registerTool({ name: 'kinds' }, (p) => ({ f: typeof p.f, g: typeof p.g, n: 
 aios.registerTool({ name: 'make' }, () => ({ a: 2 ** 60, b: -(2 ** 63), c: 2 ** 53 + 2 }));
 `
 	params := map[string]any{"f": float64(1 << 60), "g": -float64(1 << 63), "n": int64(1<<53 + 1), "f2": []any{1e20, float64(1 << 53)}}
-	want := map[string]any{"f": "number", "g": "number", "n": "bigint", "twice": float64(1 << 61), "f2": []any{1e20, int64(1 << 53)}}
+	want := map[string]any{"f": "number", "g": "number", "n": "bigint", "twice": float64(1 << 61), "f2": []any{1e20, float64(1 << 53)}}
 	wantMade := map[string]any{"a": float64(1 << 60), "b": -float64(1 << 63), "c": float64(1<<53 + 2)}
 	for _, w := range []string{"msgpack", "json"} {
 		p := loadIsolated(t, Options{Wire: w}, src)
