@@ -71,6 +71,15 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		}
 		return ""
 	}
+	// need is str of an argument that must be given: null (Python's None)
+	// read as "" was refused as "empty space name", naming neither the
+	// argument nor what it was (found by p175).
+	need := func(k string) string {
+		if v, ok := args[k]; ok && v == nil && bad == nil {
+			bad = abi.Errorf(abi.InvalidParams, "%s: %q must be a string, not null", hc.Op, k)
+		}
+		return str(k)
+	}
 	switch hc.Op {
 	case "call_tool":
 		tool, version := str("tool"), str("version")
@@ -86,7 +95,7 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		}
 		return env.CallTool(ctx, tool, version, params)
 	case "space_read":
-		space, id := str("space"), str("id")
+		space, id := str("space"), need("id")
 		if bad != nil {
 			return nil, bad
 		}
@@ -96,7 +105,7 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		}
 		return map[string]any{"space": obj.Space, "id": obj.ID, "data": base64.StdEncoding.EncodeToString(obj.Data)}, nil
 	case "space_write":
-		space, b64 := str("space"), str("data")
+		space, b64 := need("space"), need("data")
 		if bad != nil {
 			return nil, bad
 		}

@@ -95,23 +95,24 @@ def during(params):
 }
 
 // TestSpaceArgumentsTyped: ctx.spaces.write(None, data) failed "empty
-// space name", naming neither the argument nor its type (the wire reads
-// null as ""; found by p175). A space or object id that is not a str is a
-// TypeError saying so; read's space=None still means every space.
+// space name", naming neither the argument nor its type (the host read
+// null as ""; found by p175). A space or object id that is not a string
+// is refused InvalidParams naming it, null too; read's space=None still
+// means every space.
 func TestSpaceArgumentsTyped(t *testing.T) {
 	h, _ := newCapturingHost(t, nil)
-	loadTool(t, h, "spacetypes.py", `from aios_sdk import tool
+	loadTool(t, h, "spacetypes.py", `from aios_sdk import tool, ToolError
 
 @tool(name="bad")
 def bad(params, ctx):
     out = []
-    for f in (lambda: ctx.spaces.write(None, b"x"), lambda: ctx.spaces.write(3, b"x"),
-              lambda: ctx.spaces.read(None), lambda: ctx.spaces.read("id", space=5)):
+    for f in (lambda: ctx.spaces.write(None, b"x").wait(), lambda: ctx.spaces.read(None).wait(),
+              lambda: ctx.spaces.read("sha256:" + "0" * 64, space=None).wait()):
         try:
             f()
             out.append("no error")
-        except TypeError as e:
-            out.append(str(e))
+        except ToolError as e:
+            out.append("%s: %s" % (e.code, e.message))
     return out
 `)
 	v, err := call(h, "bad", map[string]any{}, 0)
@@ -119,8 +120,8 @@ def bad(params, ctx):
 		t.Fatal(err)
 	}
 	got, _ := v.([]any)
-	want := []string{"the space must be a str naming it, got NoneType", "the space must be a str naming it, got int",
-		"the object id must be a str (an ObjectId), got NoneType", "the space must be a str, got int"}
+	want := []string{`InvalidParams: space_write: "space" must be a string, not null`, `InvalidParams: space_read: "id" must be a string, not null`,
+		"no space is readable"} // space=None: every space the call may read (none here), no type error
 	if len(got) != len(want) {
 		t.Fatalf("got %v", v)
 	}

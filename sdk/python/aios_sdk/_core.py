@@ -642,20 +642,10 @@ class Spaces:
         """Read an object; returns an Object (bytes with .id and .space).
 
         Without space, every space the call may read is searched."""
-        if not isinstance(object_id, str):
-            raise TypeError("ctx.spaces.read(%r): the object id must be a str (an ObjectId), got %s" % (object_id, type(object_id).__name__))
-        if space is None:
-            space = ""
-        if not isinstance(space, str):
-            raise TypeError("ctx.spaces.read(%r, space=%r): the space must be a str, got %s" % (object_id, space, type(space).__name__))
         return self._ctx._op("space_read", {"id": object_id, "space": space}, _object_from)
 
     def write(self, space, data):
         """Store data (bytes or str) in space; returns its ObjectId."""
-        # (None was sent as "" and refused as "empty space name", naming
-        # neither the argument nor its type.)
-        if not isinstance(space, str):
-            raise TypeError("ctx.spaces.write(%r, data): the space must be a str naming it, got %s" % (space, type(space).__name__))
         if isinstance(data, str):
             data = data.encode("utf-8")
         if not isinstance(data, (bytes, bytearray, memoryview)):
