@@ -236,10 +236,7 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		// surrogate as U+FFFD, text changed and two member names made
 		// one without a word, where the same Go string is refused.
 		if !utf8.Valid(x) {
-			i := 0
-			for r, n := utf8.DecodeRune(x); r != utf8.RuneError || n != 1; r, n = utf8.DecodeRune(x[i:]) {
-				i += n
-			}
+			i := firstInvalid(string(x))
 			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path, x[i], i)
 		}
 		if i := wire.LoneSurrogate(x); i >= 0 {
