@@ -1,7 +1,8 @@
 package python_test
 
 import (
-	"fmt"
+	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -65,33 +66,7 @@ def nap(params):
 // imports: PoolStats (the aios_provider_pool metric) counts it neither idle
 // nor busy, as a replacement being started.
 func TestPoolStatsStartingWorkerNotBusy(t *testing.T) {
-	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
-	h := newHost(t, rt)
-	// Workers started from 3 s after the load import for 30 s.
-	after := time.Now().Add(3 * time.Second)
-	p := loadTool(t, h, "slowimport.py", fmt.Sprintf(`import time
-from aios_sdk import tool
-
-if time.time() > %f:
-    time.sleep(30)
-
-@tool
-def nap(params):
-    time.sleep(params["s"])
-    return {"ok": True}
-`, float64(after.UnixNano())/1e9))
-	ps, _ := host.PoolStatsOf(p)
-	time.Sleep(time.Until(after) + 200*time.Millisecond)
-	first := make(chan error, 1)
-	go func() { _, err := call(h, "nap", map[string]any{"s": 0.2}, 30*time.Second); first <- err }()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, b := ps.PoolStats(); b == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the first call never took the worker")
-		}
-	}
+	h, _, ps, first := slowPoolBusy(t, 0.2, 30*time.Second)
 	if _, err := call(h, "nap", map[string]any{"s": 0}, 20*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -109,33 +84,7 @@ def nap(params):
 // (all 2 of … busy; runtimes.python.pool_size)", as if every worker served
 // a call and a larger pool would help. It says how many are still starting.
 func TestPoolWaitSaysStarting(t *testing.T) {
-	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
-	h := newHost(t, rt)
-	// Workers started from 3 s after the load import for 30 s.
-	after := time.Now().Add(3 * time.Second)
-	p := loadTool(t, h, "slowimport.py", fmt.Sprintf(`import time
-from aios_sdk import tool
-
-if time.time() > %f:
-    time.sleep(30)
-
-@tool
-def nap(params):
-    time.sleep(params["s"])
-    return {"ok": True}
-`, float64(after.UnixNano())/1e9))
-	ps, _ := host.PoolStatsOf(p)
-	time.Sleep(time.Until(after) + 200*time.Millisecond)
-	first := make(chan error, 1)
-	go func() { _, err := call(h, "nap", map[string]any{"s": 30}, 60*time.Second); first <- err }()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, b := ps.PoolStats(); b == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the first call never took the worker")
-		}
-	}
+	h, p, _, first := slowPoolBusy(t, 30, 60*time.Second)
 	second := make(chan error, 1)
 	go func() { _, err := call(h, "nap", map[string]any{"s": 0}, 2*time.Second); second <- err }() // starts the second worker
 	time.Sleep(500 * time.Millisecond)
@@ -144,4 +93,45 @@ def nap(params):
 	<-second
 	_ = p.Close()
 	<-first
+}
+
+// slowPoolBusy loads a tool whose workers, once the first has started,
+// import for 30 s (switched on by setting the file's time back after the
+// load: a time window set before it was missed by a loaded machine's
+// load), into a pool of 2, and has the first worker take a call of nap
+// sleeping s seconds within deadline.
+func slowPoolBusy(t *testing.T, s float64, deadline time.Duration) (*host.Host, abi.Provider, host.PoolStats, chan error) {
+	t.Helper()
+	rt := newRuntime(t, func(c *python.Config) { c.PoolSize = 2; c.StartupTimeout = 60 * time.Second })
+	h := newHost(t, rt)
+	path := writeTool(t, "slowimport.py", `import os, time
+from aios_sdk import tool
+
+if os.stat(__file__).st_mtime < 1e6:
+    time.sleep(30)
+
+@tool
+def nap(params):
+    time.sleep(params["s"])
+    return {"ok": True}
+`)
+	p, err := h.LoadFile(context.Background(), path, host.ProviderMeta{Source: "slowimport.py", Trust: abi.System})
+	if err != nil {
+		t.Fatalf("loading slowimport.py: %v", err)
+	}
+	if err := os.Chtimes(path, time.Unix(1000, 0), time.Unix(1000, 0)); err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := host.PoolStatsOf(p)
+	first := make(chan error, 1)
+	go func() { _, err := call(h, "nap", map[string]any{"s": s}, deadline); first <- err }()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, b := ps.PoolStats(); b == 1 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the first call never took the worker")
+		}
+	}
+	return h, p, ps, first
 }
