@@ -409,9 +409,15 @@ func mendBadAnswer(msg []byte) ([]byte, bool) {
 // every call in flight answered "invalid request" (as if the server had
 // refused it) and the server was restarted. A large result is read only
 // when it has no "id" at all (a scan of each large result to tell a null
-// id would cost as much as its decoding).
+// id would cost as much as its decoding). A message whose top-level id
+// is a string or a number (nearly every one) is told by a scan that
+// allocates nothing (topIDUsable), not decoded: every answer of every
+// server was decoded here once more before the go-sdk decoded it.
 func answerWithoutID(msg []byte) (map[string]json.RawMessage, bool) {
 	if len(msg) > 64<<10 && bytes.Contains(msg, []byte(`"id"`)) {
+		return nil, false
+	}
+	if topIDUsable(msg) {
 		return nil, false
 	}
 	var top map[string]json.RawMessage
@@ -430,6 +436,99 @@ func answerWithoutID(msg []byte) (map[string]json.RawMessage, bool) {
 	// No id, null, or one that is neither a string nor a number (an
 	// object, an array, a boolean: the go-sdk's "parse error").
 	return top, true
+}
+
+// topIDUsable says whether msg, a JSON object, has a top-level "id" (the
+// last, as encoding/json reads it) that is a string or a number. It walks
+// the top level only, skipping the members' values, and says false
+// (decode to know) for anything it does not read plainly: a member name
+// with an escape, or a message that is not an object.
+func topIDUsable(msg []byte) bool {
+	i := skipSpace(msg, 0)
+	if i >= len(msg) || msg[i] != '{' {
+		return false
+	}
+	usable, found := false, false
+	for i++; ; {
+		i = skipSpace(msg, i)
+		if i >= len(msg) || msg[i] != '"' {
+			return false // '}' (no more members) or not read plainly
+		}
+		end := i + 1
+		for end < len(msg) && msg[end] != '"' && msg[end] != '\\' {
+			end++
+		}
+		if end >= len(msg) || msg[end] == '\\' {
+			return false
+		}
+		isID := string(msg[i+1:end]) == "id"
+		i = skipSpace(msg, end+1)
+		if i >= len(msg) || msg[i] != ':' {
+			return false
+		}
+		i = skipSpace(msg, i+1)
+		if i >= len(msg) {
+			return false
+		}
+		if isID {
+			c := msg[i]
+			usable, found = c == '"' || c == '-' || c >= '0' && c <= '9', true
+		}
+		if i = skipValue(msg, i); i < 0 {
+			return false
+		}
+		i = skipSpace(msg, i)
+		if i < len(msg) && msg[i] == ',' {
+			i++
+			continue
+		}
+		return found && usable && i < len(msg) && msg[i] == '}'
+	}
+}
+
+// skipSpace is the index of the first byte of msg from i on that is not
+// JSON whitespace.
+func skipSpace(msg []byte, i int) int {
+	for i < len(msg) && (msg[i] == ' ' || msg[i] == '\t' || msg[i] == '\n' || msg[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue is the index just past the JSON value at msg[i] (msg is valid
+// JSON: its brackets balance outside strings), or -1 past the end.
+func skipValue(msg []byte, i int) int {
+	depth := 0
+	for ; i < len(msg); i++ {
+		switch msg[i] {
+		case '"':
+			for i++; i < len(msg) && msg[i] != '"'; i++ {
+				if msg[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+			if depth < 0 {
+				return i // the object's end: a scalar value ended before it
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	if depth == 0 {
+		return i
+	}
+	return -1
 }
 
 // idWords says how an answer without an id (answerWithoutID) gave it.
