@@ -217,10 +217,19 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// cancel sent right behind the batch was often read first, found
 	// nothing and was lost (found by p165), and a member waiting for
 	// one of the batch's maxParallelBatch places could not be cancelled.
+	// Each member is decoded once, here, for its id and for handleDecoded.
 	ctxs := make([]context.Context, len(items))
+	decoded := make([]map[string]json.RawMessage, len(items))
 	if sess.inflight != nil {
 		for i, it := range items {
-			if id, hasID := requestID(it); hasID && validID(id) && !isCancel(it) {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(it, &m) != nil || m == nil {
+				continue // handleOne answers it
+			}
+			decoded[i] = m
+			var method string
+			_ = json.Unmarshal(m["method"], &method)
+			if id := clearID(it, m); id != nil && method != CancelMethod {
 				mctx, done := sess.inflight.track(ctx, id)
 				defer done()
 				ctxs[i] = context.WithValue(mctx, trackedKey{}, true)
@@ -272,7 +281,12 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 			if ctxs[i] != nil {
 				mctx = ctxs[i]
 			}
-			r := s.handleOne(mctx, sess, it)
+			var r *jsonrpc.Response
+			if decoded[i] != nil {
+				r = s.handleDecoded(mctx, sess, it, decoded[i])
+			} else {
+				r = s.handleOne(mctx, sess, it)
+			}
 			if r == nil {
 				return
 			}
@@ -439,6 +453,12 @@ func (s *Server) handleOne(ctx context.Context, sess *session, raw json.RawMessa
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		return errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON object"))
 	}
+	return s.handleDecoded(ctx, sess, raw, m)
+}
+
+// handleDecoded is handleOne of raw decoded as m (a batch's member,
+// decoded once for its id).
+func (s *Server) handleDecoded(ctx context.Context, sess *session, raw json.RawMessage, m map[string]json.RawMessage) *jsonrpc.Response {
 	// A member twice, or one of these in another case ("ID", taken for
 	// none: the request would be a notification, answered by nothing),
 	// leaves what the client meant unknown.
