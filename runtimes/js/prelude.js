@@ -477,23 +477,65 @@
     }
   }
 
-  // stringifyLog is JSON.stringify with logValue; an object that holds
-  // itself (o.self = o), which JSON cannot carry, is shown with "[Circular]"
-  // where it meets an object it is inside of (it said "[object Object]").
+  // stringifyLog is JSON.stringify with logValue, written out so that a
+  // log line costs what it shows: an object that holds itself
+  // (o.self = o) is shown with "[Circular]" where it meets an object it is
+  // inside of (it said "[object Object]"); one nested deeper than
+  // LOG_DEPTH as "[Object]" or "[Array]", as node shows what is past its
+  // depth; and the walk stops once LOG_TEXT characters are written, ending
+  // in "…" (the whole value was written and then cut at the log's bound:
+  // seconds of a call's time for an array of a million objects, and a
+  // value nested 100 000 deep was walked all the way down).
+  var LOG_DEPTH = 64, LOG_TEXT = 60 << 10; // below the line's bound (maxLogLine, 64 KiB), for the rest of the line
+  var LogNumber = Number, LogString = String, LogBoolean = Boolean, logIsArray = Array.isArray;
+  var logKeys = Object.keys, logQuote = JSON.stringify;
   function stringifyLog(a) {
-    try {
-      return JSON.stringify(a, logValue);
-    } catch (e) {
-      var inside = []; // the objects from the top down to the holder
-      return JSON.stringify(a, function (k, v) {
-        v = logValue(k, v);
-        if (typeof v !== 'object' || v === null) return v;
-        while (inside.length && inside[inside.length - 1] !== this) inside.pop();
-        if (inside.indexOf(v) >= 0) return '[Circular]';
-        inside.push(v);
-        return v;
-      });
+    var out = [], size = 0, inside = [];
+    function put(s) { out.push(s); size += s.length; }
+    // walk writes v, the member key of holder, and says whether it wrote
+    // anything (undefined, a function or a symbol is left out, as by JSON).
+    function walk(holder, key, v) {
+      if (v !== null && (typeof v === 'object' || typeof v === 'bigint') && typeof v.toJSON === 'function') v = v.toJSON(key);
+      v = logValue.call(holder, key, v);
+      if (v instanceof LogNumber) v = LogNumber(v);
+      else if (v instanceof LogString) v = LogString(v);
+      else if (v instanceof LogBoolean) v = v.valueOf();
+      if (v === null) { put('null'); return true; }
+      switch (typeof v) {
+        case 'string': put(logQuote(v)); return true;
+        case 'number': put(isFinite(v) ? LogString(v) : 'null'); return true;
+        case 'boolean': put(v ? 'true' : 'false'); return true;
+        case 'object': break;
+        default: return false;
+      }
+      if (inside.indexOf(v) >= 0) { put('"[Circular]"'); return true; }
+      var arr = logIsArray(v);
+      if (inside.length >= LOG_DEPTH) { put(arr ? '"[Array]"' : '"[Object]"'); return true; }
+      inside.push(v);
+      if (arr) {
+        put('[');
+        for (var i = 0; i < v.length && size <= LOG_TEXT; i++) {
+          if (i > 0) put(',');
+          if (!walk(v, LogString(i), v[i])) put('null');
+        }
+        put(']');
+      } else {
+        put('{');
+        var keys = logKeys(v), first = true;
+        for (var j = 0; j < keys.length && size <= LOG_TEXT; j++) {
+          var at = out.length, was = size;
+          put((first ? '' : ',') + logQuote(keys[j]) + ':');
+          if (walk(v, keys[j], v[keys[j]])) { first = false; continue; }
+          out.length = at; size = was;
+        }
+        put('}');
+      }
+      inside.pop();
+      return true;
     }
+    if (!walk({ '': a }, '', a)) return undefined;
+    var s = out.join('');
+    return size > LOG_TEXT ? s.slice(0, LOG_TEXT) + '…' : s;
   }
 
   function fmt(args) {
