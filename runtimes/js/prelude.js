@@ -201,13 +201,15 @@
     return prev[b.length];
   }
 
-  // What strict SemVer (the registry's semver.StrictNewVersion) certainly
-  // refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix; checked
+  // What strict SemVer (the registry's semver.StrictNewVersion) refuses:
+  // no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix, an empty or
+  // malformed pre-release or build ("1.0.0-", "1.0.0-01", "1.0.0+a..b",
+  // which passed here to be refused by the registry naming no line); checked
   // here so that the error names the line declaring the version, as the
   // Python SDK's does (a provider's version, which its tools declaring none
   // take, was blamed on a tool by the registry, naming the file alone).
   function checkVersion(v, where) {
-    if (v !== '' && !/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$/.test(v)) {
+    if (v !== '' && !/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.test(v)) {
       throw new TypeError(where + ': version ' + JSON.stringify(v.length > 140 ? v.slice(0, 140) + '…' : v) +
         ' is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)');
     }

@@ -26,6 +26,14 @@ func TestVersionCheckedWhereDeclared(t *testing.T) {
 			`t: version "v1.2.3" is not a strict SemVer version`, "tv.js:2"},
 		{"av.ts", "import { Agent, tool } from 'aios-sdk';\n@Agent({ id: 'org.example.av', version: '01.0.0' })\nclass A {\n  @tool({ name: 'x' })\n  async x(p: any) { return 1; }\n}\n",
 			`version "01.0.0" is not a strict SemVer version`, "av.ts:"},
+		// An empty or malformed pre-release or build passed the SDK, to be
+		// refused by the registry naming the file alone.
+		{"pre.js", "aios.registerTool({ name: 'ok', parameters: {} }, () => 1);\naios.registerTool({ name: 't', version: '1.0.0-', parameters: {} }, () => 1);\n",
+			`t: version "1.0.0-" is not a strict SemVer version`, "pre.js:2"},
+		{"pre0.js", "aios.provider({ id: 'org.test.pre0', version: '1.0.0-01' });\naios.registerTool({ name: 't', parameters: {} }, () => 1);\n",
+			`aios.provider(...): version "1.0.0-01" is not a strict SemVer version`, "pre0.js:1"},
+		{"bld.js", "aios.registerTool({ name: 't', version: '1.0.0+', parameters: {} }, () => 1);\n",
+			`t: version "1.0.0+" is not a strict SemVer version`, "bld.js:1"},
 	} {
 		path := writeSource(t, tc.file, tc.src)
 		_, err := rt.load(context.Background(), abi.Source{Path: path}, runtimeOf(path))

@@ -23,6 +23,12 @@ func TestVersionCheckedWhereDeclared(t *testing.T) {
 		{"tver.py", "from aios_sdk import tool\n\n@tool(version=\"2.0\")\ndef t1(params):\n    return 1\n", "tver.py:3: ValueError while loading: @tool t1: version '2.0' is not a strict SemVer version"},
 		{"aver.py", "from aios_sdk import Agent, tool\n\n@Agent(version=\"v1.2.3\")\nclass A:\n    @tool\n    def t2(self, params):\n        return 1\n", "aver.py:3: ValueError while loading: @Agent: version 'v1.2.3' is not a strict SemVer version"},
 		{"pver.py", "from aios_sdk import provider, tool\n\nprovider(version=\"abc\")\n\n@tool\ndef t3(params):\n    return 1\n", "pver.py:3: ValueError while loading: provider: version 'abc' is not a strict SemVer version"},
+		// An empty or malformed pre-release or build passed the SDK, to be
+		// refused by the registry naming the file alone.
+		{"prever.py", "from aios_sdk import tool\n\n@tool(version=\"1.0.0-01\")\ndef t5(params):\n    return 1\n", "prever.py:3: ValueError while loading: @tool t5: version '1.0.0-01' is not a strict SemVer version"},
+		{"emptypre.py", "from aios_sdk import provider, tool\n\nprovider(version=\"1.0.0-\")\n\n@tool\ndef t6(params):\n    return 1\n", "emptypre.py:3: ValueError while loading: provider: version '1.0.0-' is not a strict SemVer version"},
+		{"build.py", "from aios_sdk import tool\n\n@tool(version=\"1.0.0+a..b\")\ndef t7(params):\n    return 1\n", "build.py:3: ValueError while loading: @tool t7: version '1.0.0+a..b' is not a strict SemVer version"},
+		{"newline.py", "from aios_sdk import tool\n\n@tool(version=\"1.0.0\\n\")\ndef t8(params):\n    return 1\n", "newline.py:3: ValueError while loading: @tool t8: version '1.0.0\\n' is not a strict SemVer version"},
 	} {
 		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Trust: abi.System})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

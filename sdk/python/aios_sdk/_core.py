@@ -182,10 +182,11 @@ _TOOL_OPTIONS = ("name", "description", "capability_required", "parameters", "re
 
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
-# What strict SemVer (the registry's semver.StrictNewVersion) certainly
-# refuses: no MAJOR.MINOR.PATCH, a leading zero, a "v" prefix. The host
-# checks the rest.
-_SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:[-+][0-9A-Za-z.+-]*)?$")
+# What strict SemVer (the registry's semver.StrictNewVersion) refuses: no
+# MAJOR.MINOR.PATCH, a leading zero, a "v" prefix, an empty or malformed
+# pre-release or build ("1.0.0-", "1.0.0-01", "1.0.0+a..b", which passed
+# here to be refused by the registry naming no line).
+_SEMVER = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$")
 
 
 _PERMISSION_LEVELS = ("public", "low", "medium", "high", "critical")  # abi.Permission*
@@ -207,7 +208,7 @@ def _want_version(what, v):
     that the load error names its line (the registry's named the file
     alone: TestVersionCheckedWhereDeclared)."""
     v = _want_str(what, v)
-    if v and not _SEMVER.match(v):
+    if v and not _SEMVER.fullmatch(v):  # not match: its $ takes "1.0.0\n"
         raise ValueError("%s %s is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0)"
                          % (what, _shown(v)))
     return v
