@@ -372,7 +372,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 			if p.failures.Load() != 0 {
 				p.failures.Store(0)
 			}
-			if w.worn(time.Now()) || w.memoryHeld(err) {
+			if w.worn(time.Now()) || w.memoryHeld(err) || tasksHeld(err) {
 				p.recycle(w)
 			} else {
 				p.release(w)
@@ -776,8 +776,9 @@ func (p *Provider) drop(w *worker, failed bool) {
 }
 
 // recycle replaces a worker after a call it served, one that has used
-// half of its CPU limit (worker.worn) or holds half of its memory limit
-// after a MemoryError (worker.memoryHeld): it ends when told (stdin
+// half of its CPU limit (worker.worn), holds half of its memory limit
+// after a MemoryError (worker.memoryHeld) or may hold its task limit after
+// a thread or process could not start (tasksHeld): it ends when told (stdin
 // closed) and a new one takes its place, without counting as a failure.
 func (p *Provider) recycle(w *worker) {
 	p.mu.Lock()

@@ -813,6 +813,22 @@ func (w *worker) memoryHeld(err error) bool {
 	return perr == nil && pages*uint64(os.Getpagesize()) >= w.memLimit/2
 }
 
+// tasksHeld says whether err is a tool's failure to start a thread or a
+// process because the worker's task limit (runtimes.python.max_processes)
+// or its address space (a thread's stack past memory_mb) had no room: the
+// threads and processes the call started may outlive it (a daemon thread
+// waiting on an event, a forked child), holding that room, and every later
+// call of the worker that starts one failed the same way
+// (TestTaskLimitReachedWorkerReplaced). The worker is replaced after it.
+func tasksHeld(err error) bool {
+	te, ok := err.(*abi.ToolError)
+	if !ok || te.Code != abi.ProviderError {
+		return false
+	}
+	return strings.Contains(te.Message, "(runtimes.python.max_processes;") ||
+		strings.Contains(te.Message, "runtimes.python.memory_mb) has no room for another thread")
+}
+
 // processCPU is the CPU time (user and system, all threads) process pid
 // has used, from /proc/PID/stat; ok is false where it cannot be read.
 func processCPU(pid int) (time.Duration, bool) {
