@@ -2578,7 +2578,7 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 	if a := pickArtifact(artifacts); a != "" {
 		return d.loadArtifact(ctx, a, root, old, dir)
 	}
-	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext> (or index.ts / index.js for a JS/TS provider)", dir, baseNames(artifacts))
+	return nil, fmt.Errorf("%s: several artifacts (%s) and no card naming one; add adapter.json with artifact.path, or name one tool.<ext> (or index.ts / index.js, .mts, .mjs for a JS/TS provider)", dir, baseNames(artifacts))
 }
 
 // packageCards returns the card (adapter.json) and tool.aios.yaml in a
@@ -2621,8 +2621,13 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	return card, yml, nil
 }
 
+// jsEntries are the names of a JS/TS provider folder's entry, in the
+// order one is chosen (as the JS runtime's bundler does): every extension
+// a provider file may have (index.mjs and index.mts were no entry).
+var jsEntries = []string{"index.ts", "index.mts", "index.js", "index.mjs"}
+
 // pickArtifact returns the folder's tool.<ext>, or its only artifact, or
-// else its index.ts or index.js: the entry of a JS/TS provider with its
+// else its index.ts (.mts, .js, .mjs): the entry of a JS/TS provider with its
 // modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
 // runtime's errors advise; TestIndexEntryWithModulesLoads).
 //
@@ -2645,7 +2650,7 @@ func pickArtifact(artifacts []string) string {
 	if len(artifacts) == 1 {
 		return artifacts[0]
 	}
-	for _, entry := range []string{"index.ts", "index.js"} {
+	for _, entry := range jsEntries {
 		for _, a := range artifacts {
 			if filepath.Base(a) == entry {
 				return a

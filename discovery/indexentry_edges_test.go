@@ -34,6 +34,18 @@ aios.provider({ id: 'org.example.num', name: 'Num' });
 aios.registerTool({ name: 'num', description: 'a number' }, async () => n);
 `)
 	writeFile(t, filepath.Join(plugins, "js", "num.js"), "export const n = 7;\n")
+	// index.mjs and index.mts, extensions a provider file may have, were
+	// no entry: the folder was "several artifacts and no card".
+	writeFile(t, filepath.Join(plugins, "mjs", "index.mjs"), `import { m } from './m.mjs';
+aios.provider({ id: 'org.example.mjs', name: 'Mjs' });
+aios.registerTool({ name: 'mjs', description: 'a module' }, async () => m);
+`)
+	writeFile(t, filepath.Join(plugins, "mjs", "m.mjs"), "export const m = 'mjs';\n")
+	writeFile(t, filepath.Join(plugins, "mts", "index.mts"), `import { m } from './m.mts';
+aios.provider({ id: 'org.example.mts', name: 'Mts' });
+aios.registerTool({ name: 'mts', description: 'a module' }, async () => m);
+`)
+	writeFile(t, filepath.Join(plugins, "mts", "m.mts"), "export const m: string = 'mts';\n")
 	cfg, err := config.Parse([]byte("plugins: ["+plugins+"]\ndata: "+filepath.Join(dir, "data")+"\naudit: {disabled: true}\n"+
 		"discovery:\n  dirs: []\n  desktop_dirs: []\n"), filepath.Join(dir, "config.yaml"))
 	if err != nil {
@@ -57,7 +69,7 @@ aios.registerTool({ name: 'num', description: 'a number' }, async () => n);
 	if errs := d.Errors(); len(errs) != 0 {
 		t.Fatalf("discovery errors: %v", errs)
 	}
-	for tool, want := range map[string]any{"word": "one", "num": int64(7)} {
+	for tool, want := range map[string]any{"word": "one", "num": int64(7), "mjs": "mjs", "mts": "mts"} {
 		v, err := h.Call(context.Background(), &abi.ToolCall{Caller: "cli", Tool: tool, Params: map[string]any{}})
 		if err != nil {
 			t.Fatalf("call %s: %v", tool, err)

@@ -177,13 +177,15 @@ func entryFile(abs string) (string, error) {
 	if !st.IsDir() {
 		return abs, nil
 	}
-	for _, n := range []string{"index.ts", "index.js"} {
+	// In discovery's order (jsEntries there): every extension a provider
+	// file may have.
+	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} {
 		p := filepath.Join(abs, n)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("provider folder %s has neither index.ts nor index.js", abs)
+	return "", fmt.Errorf("provider folder %s has no index.ts, index.mts, index.js or index.mjs", abs)
 }
 
 // buildHint says what to do instead of what esbuild refuses for the
