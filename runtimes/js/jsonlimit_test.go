@@ -88,8 +88,10 @@ func TestStringifyMatchesGoja(t *testing.T) {
 
 // JSON.stringify asked for a text far past the budget is a RangeError
 // before the text is made, whatever leads to it: holes, one large string
-// repeated, a toJSON result, a property list, a replacer, an indent,
-// console.log (which stringifies its arguments).
+// repeated, a toJSON result, a property list, a replacer, an indent.
+// console.log of such a value writes the part its line shows (60 KiB of
+// it, then "…"), nothing more: it was refused too, having stringified the
+// value whole (TestLogValueWalkBounded).
 func TestStringifyBudget(t *testing.T) {
 	rt := newRuntime(t, Options{MemoryBudget: 16 << 20})
 	p := loadSource(t, rt, "bombs.js", `
@@ -115,7 +117,7 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => [
 ]);
 `)
 	env := newFakeEnv()
-	for _, name := range []string{"holes", "nested", "repeated", "repeatedKeys", "toJSON", "list", "listToJSON", "replacer", "indent", "boxed", "consoleLog"} {
+	for _, name := range []string{"holes", "nested", "repeated", "repeatedKeys", "toJSON", "list", "listToJSON", "replacer", "indent", "boxed"} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			_, err := call(t, p, env, name, map[string]any{}, 30*time.Second)
@@ -136,6 +138,15 @@ aios.registerTool({ name: 'ok', parameters: { type: 'object' } }, () => [
 				t.Errorf("took %s", d)
 			}
 		})
+	}
+	if res, err := call(t, p, env, "consoleLog", map[string]any{}, 30*time.Second); err != nil || res != int64(1) {
+		t.Fatalf("console.log of an array of 2^32-1 holes: %v %v; want its line cut, the call served", res, err)
+	}
+	env.mu.Lock()
+	logs := append([]string(nil), env.logs...)
+	env.mu.Unlock()
+	if len(logs) == 0 || !strings.HasPrefix(logs[len(logs)-1], "INFO [null,null,") || !strings.HasSuffix(logs[len(logs)-1], "…") {
+		t.Errorf("console.log of an array of 2^32-1 holes logged %d lines, the last %.80q", len(logs), logs)
 	}
 	res, err := call(t, p, env, "ok", map[string]any{}, 20*time.Second)
 	if err != nil {
