@@ -16,7 +16,7 @@ import (
 // the file it looped, where a thrown error names its file:line and a
 // WASM guest's timeout its tool (found by p118). The message now names
 // the tool and the source line (mapped to the .ts) it was stopped at, in
-// a worker process as in-process.
+// a worker process as in-process, and the provider by its id and file.
 func TestBusyHandlerTimeoutNamesToolAndLine(t *testing.T) {
 	src := `aios.registerTool({ name: 'other' }, () => 1);
 aios.registerTool({ name: 'busy-tool' }, (p: unknown): number => {
@@ -48,7 +48,10 @@ aios.registerTool({ name: 'timer-tool' }, () => new Promise((resolve) => {
 				if abi.CodeOf(err) != abi.Timeout {
 					t.Fatalf("%s: want Timeout, got %v", tc.tool, err)
 				}
-				for _, w := range []string{"tool " + tc.tool, tc.line} {
+				// The provider by its id, then its file (it named the file
+				// alone, found by p179).
+				id := p.Describe().Provider.ID
+				for _, w := range []string{"tool " + tc.tool, tc.line, "of provider " + id + " (" + path + ")"} {
 					if !strings.Contains(err.Error(), w) {
 						t.Errorf("%q lacks %q", err, w)
 					}

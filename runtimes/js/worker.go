@@ -45,6 +45,7 @@ type worker struct {
 	ctx         context.Context
 	deadline    int64  // unix nanoseconds
 	tool        string // the tool of the current call ("" while loading)
+	provider    string // the provider's id during a call, for messages ("" while loading)
 	heapBase    uint64
 	interrupted *abi.ToolError
 	intrAt      int64 // when interrupted was set (unix nanoseconds)
@@ -451,6 +452,10 @@ func (w *worker) begin(ctx context.Context, deadline time.Time, tool string) {
 	w.ctx = ctx
 	w.deadline = deadline.UnixNano()
 	w.tool = tool
+	w.provider = ""
+	if tool != "" && w.p.reg != nil {
+		w.provider = w.p.reg.Provider.ID
+	}
 	w.heapBase = 0
 	w.interrupted = nil
 	w.finished, w.abandoned, w.abandonSent = false, false, false
@@ -540,13 +545,18 @@ func (w *worker) timeoutMessage() string {
 }
 
 // handlerName names the handler the worker runs (w.mu held): "of tool T
-// of provider FILE", or "of provider FILE" while it loads. The provider's
-// file alone did not say which of its tools ran past its deadline.
+// of provider ID (FILE)", or "of provider FILE" while it loads. The
+// provider's file alone did not say which of its tools ran past its
+// deadline, and a call names the provider by its id, as aios-host list
+// and the audit log do (it named the file alone).
 func (w *worker) handlerName() string {
 	if w.tool == "" {
 		return "of provider " + w.p.path
 	}
-	return "of tool " + w.tool + " of provider " + w.p.path
+	if w.provider == "" {
+		return "of tool " + w.tool + " of provider " + w.p.path
+	}
+	return "of tool " + w.tool + " of provider " + w.provider + " (" + w.p.path + ")"
 }
 
 func (w *worker) interruptLocked(te *abi.ToolError) {
