@@ -386,12 +386,20 @@ type loadTimeoutError struct{ msg string }
 func (e *loadTimeoutError) Error() string { return e.msg }
 
 // loadStepFailure is the reason a load step failed, after what (e.g.
-// "aios_register trapped"): err itself when it is a loadTimeoutError.
+// "aios_register trapped"): err itself when it is a loadTimeoutError. A
+// trap's text is its first line, as the wasmtime engine's and a start
+// function's (instantiate) are: wazero's went on with "wasm stack trace:"
+// and the guest's frames, one per line, in the load error
+// (TestLoadTrapErrorOneLine).
 func loadStepFailure(what string, err error, sink *logSink) string {
 	if _, ok := err.(*loadTimeoutError); ok {
 		return sink.failure(err.Error())
 	}
-	return what + ": " + sink.failure(err.Error())
+	why := err.Error()
+	if i := strings.Index(why, "\nwasm stack trace:"); i >= 0 {
+		why = why[:i]
+	}
+	return what + ": " + sink.failure(why)
 }
 
 // instance is one instantiated guest.
