@@ -40,7 +40,7 @@ func TestSchemaThroughPipeline(t *testing.T) {
 		params map[string]any
 		want   string
 	}{
-		{map[string]any{"x": int64(5)}, "at /x: got number, want string or null"},
+		{map[string]any{"x": int64(5)}, "at /x: expected string or null, got integer"},
 		{map[string]any{"x": "s", "y": int64(1)}, `at /y: property "y" not allowed (unevaluatedProperties is false`},
 		{map[string]any{"tags": []any{int64(1)}}, "at /tags: no items match contains schema"},
 	} {

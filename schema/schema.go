@@ -406,7 +406,7 @@ func (v *Validator) validateRef(value any) (verr error) {
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		relocate(ve, nil, value)
-		return convertError(ve)
+		return convertError(ve, value)
 	}
 	return &ValidationError{Message: err.Error()}
 }
@@ -506,13 +506,64 @@ var _ error = (*ValidationError)(nil)
 // one that is not a mere type or constant mismatch; constants that failed
 // at the same place are listed together ("must be one of 'circle',
 // 'rect'").
-func convertError(ve *jsonschema.ValidationError) *ValidationError {
-	return convertErr(ve, false)
+//
+// A type error is worded as the fast path words it, "expected string, got
+// integer", the value's type read from value (the reference said "got
+// number, want string" for 5, a whole number the fast path calls an
+// integer: one schema with a $ref and one without told the same value two
+// ways).
+func convertError(ve *jsonschema.ValidationError, value any) *ValidationError {
+	verr, te := convertTree(ve, false)
+	if te != nil {
+		got := te.k.Got
+		if v, ok := valueAt(value, te.at); ok {
+			got = typeName(v)
+		}
+		verr.Message = "expected " + strings.Join(te.k.Want, " or ") + ", got " + got + verr.Message
+	}
+	return verr
+}
+
+// typeLeaf is the type error convertTree chose, for convertError to word.
+type typeLeaf struct {
+	k  *kind.Type
+	at []string // its instance location
+}
+
+// valueAt is the value at loc (JSON Pointer tokens) in v.
+func valueAt(v any, loc []string) (any, bool) {
+	for _, tok := range loc {
+		switch x := v.(type) {
+		case map[string]any:
+			e, ok := x[tok]
+			if !ok {
+				return nil, false
+			}
+			v = e
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // convertErr is convertError; schemaText is set when the value validated
 // is a schema (its metaschema's errors), whose strings may be quoted.
-func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *ValidationError) {
+func convertErr(ve *jsonschema.ValidationError, schemaText bool) *ValidationError {
+	verr, _ := convertTree(ve, schemaText)
+	return verr
+}
+
+// convertTree is convertErr; for a value (not schemaText) whose chosen
+// error is a type error, its Message is only the note after it and tl
+// says which, for convertError to word.
+func convertTree(ve *jsonschema.ValidationError, schemaText bool) (verr *ValidationError, tl *typeLeaf) {
 	foldWholeValueErrors(ve, schemaText)
 	mergeTypeAlternatives(ve)
 	var ls []leaf
@@ -564,6 +615,11 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 	}
 	defer func() { verr.Message += conditionNote(ptr) }()
 	switch k := best.ve.ErrorKind.(type) {
+	case *kind.Type:
+		if !schemaText {
+			// Worded by convertError, which has the value.
+			return &ValidationError{Path: pointer(best.ve.InstanceLocation)}, &typeLeaf{k, best.ve.InstanceLocation}
+		}
 	case *kind.Enum:
 		msg = mustBeOneOf(k.Want)
 	case *kind.Const:
@@ -577,7 +633,7 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool) (verr *Validati
 		}
 		msg = mustBeOneOf(wants)
 	}
-	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
+	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}, nil
 }
 
 // boundMessage words a failed numeric bound with both numbers exact, as

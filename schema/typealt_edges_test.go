@@ -13,11 +13,11 @@ import (
 // value of a branch's type is still refused for that branch's reason.
 func TestTypeAlternativesNamed(t *testing.T) {
 	cases := []struct{ schema, value, path, msg string }{
-		{`{"properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`, `{"x":5}`, "/x", "got number, want string or null"},
-		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"$ref":"#/$defs/n"}]}},"$defs":{"n":{"type":["integer","boolean"]}}}`, `{"x":[]}`, "/x", "got array, want string or boolean or integer"},
+		{`{"properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`, `{"x":5}`, "/x", "expected string or null, got integer"},
+		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"$ref":"#/$defs/n"}]}},"$defs":{"n":{"type":["integer","boolean"]}}}`, `{"x":[]}`, "/x", "expected string or boolean or integer, got array"},
 		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"type":"integer"}]}}}`, `{"x":"abcdef"}`, "/x", "maxLength: got 6, want 3"},
 		// allOf is not an alternative: its first failure stays.
-		{`{"properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"x":true}`, "/x", "got boolean, want string"},
+		{`{"properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"x":true}`, "/x", "expected string, got boolean"},
 	}
 	for _, c := range cases {
 		err := MustCompile("t@1.0.0 parameters", mustJSON(t, c.schema)).Validate(value(t, c.value))

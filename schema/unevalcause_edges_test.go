@@ -19,13 +19,13 @@ import (
 func TestUnevaluatedNotBlamedForMembersFailingTheirSchema(t *testing.T) {
 	cases := []struct{ schema, value, path, want string }{
 		{`{"$defs":{"b":{"type":"object","properties":{"t":{"type":"integer"}}}},"$ref":"#/$defs/b","unevaluatedProperties":false}`,
-			`{"t":"x"}`, "/t", "got string, want integer"},
+			`{"t":"x"}`, "/t", "expected integer, got string"},
 		{`{"type":"object","allOf":[{"properties":{"t":{"type":"integer"}}}],"unevaluatedProperties":false}`,
-			`{"t":"x"}`, "/t", "got string, want integer"},
+			`{"t":"x"}`, "/t", "expected integer, got string"},
 		{`{"type":"object","allOf":[{"properties":{"t":{"const":1}}}],"unevaluatedProperties":false}`,
 			`{"t":2}`, "/t", "value must be 1"},
 		{`{"type":"array","allOf":[{"prefixItems":[{"type":"integer"}]}],"unevaluatedItems":false}`,
-			`["x"]`, "/0", "got string, want integer"},
+			`["x"]`, "/0", "expected integer, got string"},
 		// A member no schema declares is still named as unevaluated.
 		{`{"$defs":{"b":{"type":"object","properties":{"t":{"type":"integer"}}}},"$ref":"#/$defs/b","unevaluatedProperties":false}`,
 			`{"t":1,"u":2}`, "/u", `property "u" not allowed (unevaluatedProperties is false`},
