@@ -384,7 +384,29 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 func (s *server) budget() *msgBudget {
 	return &msgBudget{server: s.name, maxBytes: s.cfg.MaxMessageBytes, decode: s.cfg.DecodeBudget, refused: s.noteRefusal,
 		skipped: func(reason string) { s.b.log.Warn("mcp tool skipped", "server", s.name, "reason", reason) },
-		dropped: func(reason string) { s.b.log.Warn("mcp server message dropped", "server", s.name, "reason", reason) }}
+		dropped: func(reason string) { s.b.log.Warn("mcp server message dropped", "server", s.name, "reason", reason) },
+		stray:   s.noteStray}
+}
+
+// strayLine is a line of a stdio server's stdout skipped as no JSON-RPC
+// message, and when.
+type strayLine struct {
+	reason string
+	at     time.Time
+}
+
+// noteStray logs a skipped stdout line (at warn once a second, else at
+// debug: a server printing its logs to stdout would flood the host's) and
+// keeps it for a call that then times out (callError): its answer may
+// have been the line.
+func (s *server) noteStray(reason string) {
+	now := time.Now()
+	s.stray.Store(&strayLine{reason: reason, at: now})
+	level := slog.LevelDebug
+	if last := s.strayWarnAt.Load(); now.UnixNano()-last >= int64(time.Second) && s.strayWarnAt.CompareAndSwap(last, now.UnixNano()) {
+		level = slog.LevelWarn
+	}
+	s.b.log.Log(context.Background(), level, "mcp server stdout line skipped", "server", s.name, "reason", reason)
 }
 
 // noteRefusal logs a message of the server that the bridge refused before

@@ -62,6 +62,18 @@ type msgBudget struct {
 	// dropped is told of each answer without an id that no request could
 	// be found for (withoutID), may be nil.
 	dropped func(reason string)
+	// stray is told of each line of a stdio server's stdout that is not
+	// a JSON-RPC message, skipped (messageReader), may be nil.
+	stray func(reason string)
+}
+
+// strayText reports head, the start of a skipped stdout line that is not
+// a JSON-RPC message (why: the decoder's error, or that it names no
+// "jsonrpc").
+func (b *msgBudget) strayText(head string, why error) {
+	if b.stray != nil {
+		b.stray(notJSONRPC(head, why).Error() + "; the line is skipped")
+	}
 }
 
 // withoutID is what the go-sdk is handed for msg, an answer without an id
@@ -405,14 +417,24 @@ func (c *childStdin) Close() error {
 // message dodge the check in pieces), bounds the bytes read for one value
 // to max_message_bytes, costs each value (msgBudget.check) and passes it
 // on, as it came (but a result's structuredContent, carried as its text:
-// structuredAsText), followed by a newline. Its errors (a refusal, malformed
-// JSON, trailing data on a line, the stream's end) are sticky; the go-sdk
-// ends the connection at the first.
+// structuredAsText), followed by a newline.
+//
+// Text that is not JSON (a banner, a print() left in a tool) and JSON
+// that is no JSON-RPC message (a JSON log line) are skipped to the end of
+// their line and reported (msgBudget.stray), as the reference SDKs'
+// stdio clients skip a line they cannot parse: the go-sdk ended the
+// connection at them, failing every call in flight and restarting the
+// server (TestStrayStdoutLinesSkipped). Its other errors (a refusal, a
+// value with trailing data on its line, a line past max_message_bytes,
+// the stream's end) are sticky; the go-sdk ends the connection at the
+// first.
 type messageReader struct {
 	b       *msgBudget
 	lim     *frameLimiter
 	dec     *json.Decoder
-	pending []byte // checked bytes not yet read
+	base    int64         // the stream offset of the decoder's first byte (after a skipped line)
+	carry   *bytes.Reader // what followed a skipped line, read from the server, which the decoder reads first
+	pending []byte        // checked bytes not yet read
 	err     error
 }
 
@@ -435,16 +457,18 @@ func (m *messageReader) Read(p []byte) (int, error) {
 
 // next reads, checks and queues the next message.
 func (m *messageReader) next() {
-	m.lim.start = m.dec.InputOffset()
+	m.lim.start = m.base + m.dec.InputOffset()
 	var raw json.RawMessage
 	if err := m.dec.Decode(&raw); err != nil {
 		var se *json.SyntaxError
-		if errors.Is(err, errFrameLimit) {
-			err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
-		} else if errors.As(err, &se) {
-			err = notJSONError(m.dec.Buffered(), err)
+		switch {
+		case errors.Is(err, errFrameLimit):
+			m.err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
+		case errors.As(err, &se):
+			m.skipLine(err)
+		default:
+			m.err = err
 		}
-		m.err = err
 		return
 	}
 	// The go-sdk's rule: a value is followed by a newline (or CR), or by
@@ -460,8 +484,9 @@ func (m *messageReader) next() {
 	}
 	if !bytes.Contains(raw, []byte(`"jsonrpc"`)) {
 		// A JSON log line ({"level":"info",…}): the go-sdk said only
-		// `invalid message version tag ""; expected "2.0"`.
-		m.err = notJSONRPC(string(raw[:min(len(raw), 80)]), errors.New(`a JSON value without "jsonrpc"`))
+		// `invalid message version tag ""; expected "2.0"`, and ended
+		// the connection.
+		m.b.strayText(string(raw[:min(len(raw), strayShown)]), errors.New(`a JSON value without "jsonrpc"`))
 		return
 	}
 	if top, ok := answerWithoutID(raw); ok {
@@ -472,6 +497,65 @@ func (m *messageReader) next() {
 	}
 	raw, _ = m.b.mend(raw)
 	m.pending = append(raw, '\n')
+}
+
+// strayShown bounds the text of a skipped line that is reported.
+const strayShown = 200
+
+// skipLine skips the line of text that is not JSON the decoder stopped at
+// (err its syntax error): from where the value began, past leading white
+// space, to the end of that line, reading on from the server as far as
+// max_message_bytes for a line longer than the decoder had buffered; it
+// reports the line and goes on with a decoder reading after it.
+func (m *messageReader) skipLine(err error) {
+	rest, _ := io.ReadAll(m.dec.Buffered()) // from the value's start: what the decoder read and did not consume
+	carried := 0                            // read from the server, not yet by the decoder
+	if m.carry != nil {
+		carried = m.carry.Len()
+	}
+	start := m.lim.n - int64(carried) - int64(len(rest)) // the offset of rest in the stream
+	ws := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n"))
+	rest, start = rest[ws:], start+int64(ws)
+	shown := append([]byte(nil), rest[:min(len(rest), strayShown)]...)
+	var after []byte // what follows the line
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		after = append(after, rest[i+1:]...)
+	} else {
+		// The line goes on past what the decoder read: read to its end,
+		// bounded as a message is.
+		m.lim.start = start
+		src := io.Reader(m.lim)
+		if m.carry != nil {
+			src = io.MultiReader(m.carry, m.lim)
+		}
+		var buf [4096]byte
+		for {
+			n, rerr := src.Read(buf[:])
+			if j := bytes.IndexByte(buf[:n], '\n'); j >= 0 {
+				shown = append(shown, buf[:min(j, strayShown-len(shown))]...)
+				after = append(after, buf[j+1:n]...)
+				break
+			}
+			shown = append(shown, buf[:min(n, strayShown-len(shown))]...)
+			if rerr != nil {
+				if errors.Is(rerr, errFrameLimit) {
+					m.err = m.b.tooLong("a stdout line that is not JSON", m.lim.n-m.lim.start)
+					return
+				}
+				m.b.strayText(string(shown), err)
+				m.err = rerr
+				return
+			}
+		}
+	}
+	if m.carry != nil {
+		more, _ := io.ReadAll(m.carry)
+		after = append(after, more...)
+	}
+	m.b.strayText(string(shown), err)
+	m.carry = bytes.NewReader(after)
+	m.base = m.lim.n - int64(len(after))
+	m.dec = json.NewDecoder(io.MultiReader(m.carry, m.lim))
 }
 
 var errFrameLimit = errors.New("message too long")

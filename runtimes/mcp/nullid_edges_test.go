@@ -273,3 +273,46 @@ func TestAnswerUnderObjectIDKeepsSession(t *testing.T) {
 		}
 	}
 }
+
+// TestStrayStdoutLinesSkipped: a line of a stdio server's stdout that is
+// not a JSON-RPC message — a banner, a print() left in a tool, a JSON log
+// line, text longer than the reader had buffered, a broken value — ended
+// the connection (the go-sdk's way): every call in flight failed and the
+// server was restarted. The reference SDKs' clients skip such a line. Now
+// it is skipped to its end and logged, and the call it came during is
+// answered by the same process.
+func TestStrayStdoutLinesSkipped(t *testing.T) {
+	_, rec, logs, err := startBridge(t, map[string]ServerConfig{"p": p180Config(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.provider("org.aios.mcp.p")
+	v, err := call(t, p, "mcp-p-echo", nil, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pid, _ := strings.Cut(formatValue(v), " pid ")
+	pid, _, _ = strings.Cut(pid, `"`)
+	for i, line := range []string{
+		"Processing request...",
+		`{"level":"info","msg":"handling the call"}`,
+		"   " + strings.Repeat("x", 20000) + " end",
+		`[1, 2`,
+		`{"jsonrpc": oops}`,
+		"DEBUG: {\"jsonrpc\":\"2.0\"} went out",
+	} {
+		v, err := call(t, p, "mcp-p-stray", map[string]any{"line": line}, 10*time.Second)
+		if err != nil {
+			t.Fatalf("a call during which the server wrote %.60q: %v", line, err)
+		}
+		if got, want := formatValue(v), fmt.Sprintf("echo %d pid %s", i+2, pid); !strings.Contains(got, want) {
+			t.Fatalf("after %.60q the call answered %s, want %q (the same process: no restart)", line, got, want)
+		}
+	}
+	l := logs.String()
+	for _, want := range []string{"Processing request...", "handling the call", "xxxxxxxxxx", "line is skipped", "its logs go to stderr"} {
+		if !strings.Contains(l, want) {
+			t.Errorf("the log does not show %q:\n%.3000s", want, l)
+		}
+	}
+}

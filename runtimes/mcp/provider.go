@@ -344,8 +344,13 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 			return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s): %s ended, when %s (%v), while the bridge waited for an OAuth token from the server's authorization server (mcp.servers.%s.oauth); the request was not sent",
 				s.name, s.name, tool, why, ctx.Err(), s.name)}
 		}
-		return &abi.ToolError{Code: te.Code, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) had not answered %s when %s (%v); the bridge sent the server notifications/cancelled",
-			s.name, s.name, tool, why, ctx.Err())}
+		msg := fmt.Sprintf("mcp server %s (mcp.servers.%s) had not answered %s when %s (%v); the bridge sent the server notifications/cancelled",
+			s.name, s.name, tool, why, ctx.Err())
+		if sl := s.stray.Load(); sl != nil && !sl.at.Before(since) {
+			// Its answer may have been that line (TestStrayStdoutLinesSkipped).
+			msg += "; meanwhile " + sl.reason
+		}
+		return &abi.ToolError{Code: te.Code, Message: msg}
 	}
 	if re := s.refusalFor(err, since); re != nil {
 		// A message of the server was refused before decoding (budget.go):

@@ -28,17 +28,19 @@ import (
 // lists, publishes, then waits for the session to end or a list-changed
 // notification; when the session ends it reconnects with backoff.
 type server struct {
-	b          *Bridge
-	name       string
-	cfg        ServerConfig
-	source     string
-	host       string // endpoint host of a URL server, "" for stdio
-	httpClient *http.Client
-	prov       *provider
-	failed     error                          // the host refused the server's provider at Start (under mu: refused)
-	calls      inflight                       // the bridge's calls in flight, for sampling
-	refusal    atomic.Pointer[refusedError]   // the last message refused before decoding (budget.go)
-	oauth      atomic.Pointer[oauthTransport] // of a URL server with oauth (set by transport)
+	b           *Bridge
+	name        string
+	cfg         ServerConfig
+	source      string
+	host        string // endpoint host of a URL server, "" for stdio
+	httpClient  *http.Client
+	prov        *provider
+	failed      error                          // the host refused the server's provider at Start (under mu: refused)
+	calls       inflight                       // the bridge's calls in flight, for sampling
+	refusal     atomic.Pointer[refusedError]   // the last message refused before decoding (budget.go)
+	stray       atomic.Pointer[strayLine]      // the last stdout line skipped as no JSON-RPC message (budget.go)
+	strayWarnAt atomic.Int64                   // when a skipped line was last logged at warn (UnixNano)
+	oauth       atomic.Pointer[oauthTransport] // of a URL server with oauth (set by transport)
 
 	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc
