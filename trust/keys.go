@@ -342,6 +342,9 @@ type jwksURL struct {
 	keys    []*Key
 	fetched time.Time
 	tried   time.Time
+	// lastErr is why the last fetch failed (nil after a good one): a
+	// look within MinRefetch of it, which fetches nothing, says so too.
+	lastErr error
 }
 
 // NewKeyStore returns an empty store. client may be nil (a client with a
@@ -515,12 +518,20 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 	}
 	stale := now.Sub(u.fetched) > s.TTL
 	var err error
-	if (stale || !has()) && now.Sub(u.tried) >= s.MinRefetch {
+	switch {
+	case (stale || !has()) && now.Sub(u.tried) >= s.MinRefetch:
 		u.tried = now
 		var keys []*Key
 		if keys, err = s.fetch(ctx, u); err == nil {
 			u.keys, u.fetched = keys, now
 		}
+		u.lastErr = err
+	case stale || !has():
+		// The fetch this look needs is not made again yet, and the
+		// last one failed: that is why the key is not here. A second
+		// card was refused as "not in the JWKS as last fetched" (a key
+		// not published, ErrKeyNotPublished) for a set never fetched.
+		err = u.lastErr
 	}
 	if s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale {
 		// The last good fetch is too old to trust (err says why the
