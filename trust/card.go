@@ -361,8 +361,16 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		if err != nil {
 			return nil, verr(ErrMalformed, "JWS payload is not base64url: %v", err)
 		}
-		canon, err := Canonicalize(pb)
-		if err != nil || !bytes.Equal(canon, payload) {
+		// Read as the card is (SigningPayload): an integer past 2^53
+		// that is not its double's canonical form shares that form
+		// with its neighbours, so a payload signing 9007199254740993
+		// verified a card saying 9007199254740992, a value the signer
+		// never signed and the host reads as another.
+		canon, inner, err := SigningPayload(pb)
+		if err != nil {
+			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature (%v); leave the payload detached (empty) or attach the card it signs", err)
+		}
+		if inner != nil || !bytes.Equal(canon, payload) {
 			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature; leave the payload detached (empty) or attach the card it signs")
 		}
 		signed = pb
