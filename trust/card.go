@@ -10,6 +10,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/sha256"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -523,6 +525,16 @@ func cardAlg(alg string) string {
 // "Ed25519" is checked here with crypto/ed25519 over RFC 7515's signing
 // input, since go-jose refuses that name; every other alg by go-jose.
 func jwsVerifier(value, alg string, payload []byte) (func(payload []byte, key any) error, error) {
+	if alg == string(jose.ES256) {
+		// RFC 7518 §3.4: r||s, 32 bytes each. A DER signature (what
+		// most ECDSA libraries return, 70 to 72 bytes) was refused as
+		// a tampered card or wrong key, "error in cryptographic
+		// primitive", sending its signer after the key.
+		sigPart := value[strings.LastIndexByte(value, '.')+1:]
+		if raw, err := base64.RawURLEncoding.DecodeString(sigPart); err == nil && len(raw) != 64 && isDERECDSASignature(raw) {
+			return nil, verr(ErrMalformed, "JWS signature under alg %q is %d bytes of DER, as ECDSA libraries return it; a JWS takes the two 32-byte integers r and s concatenated, 64 bytes (RFC 7518 §3.4)", alg, len(raw))
+		}
+	}
 	if alg != algEd25519 {
 		jws, err := jose.ParseDetached(value, payload, Algorithms())
 		if err != nil {
@@ -553,6 +565,14 @@ func jwsVerifier(value, alg string, payload []byte) (func(payload []byte, key an
 		}
 		return nil
 	}, nil
+}
+
+// isDERECDSASignature reports whether b is an ECDSA signature in DER,
+// SEQUENCE { INTEGER r, INTEGER s } and nothing after it.
+func isDERECDSASignature(b []byte) bool {
+	var sig struct{ R, S *big.Int }
+	rest, err := asn1.Unmarshal(b, &sig)
+	return err == nil && len(rest) == 0
 }
 
 func checkAlg(alg string) error {
