@@ -29,6 +29,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"github.com/aios-host/aios-host/internal/origin"
 )
 
 // Key is a trusted public key.
@@ -353,7 +354,36 @@ func NewKeyStore(client *http.Client) *KeyStore {
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &KeyStore{static: map[string][]*Key{}, client: client, TTL: 10 * time.Minute, MinRefetch: 30 * time.Second, MaxStale: 24 * time.Hour}
+	return &KeyStore{static: map[string][]*Key{}, client: noPlainHTTPRedirects(client), TTL: 10 * time.Minute, MinRefetch: 30 * time.Second, MaxStale: 24 * time.Hour}
+}
+
+// noPlainHTTPRedirects is hc refusing a redirect of a JWKS fetch to plain
+// http on another machine, unless the jwks_url itself is such a URL (taken,
+// and warned of at start): whoever is on the network path could answer
+// with keys of their own, and an https jwks_url redirected there was
+// followed without a word, its keys trusted as the https URL's.
+func noPlainHTTPRedirects(hc *http.Client) *http.Client {
+	own := *hc
+	next := hc.CheckRedirect
+	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; plainHTTPRemote(req.URL) && !plainHTTPRemote(from) {
+			return fmt.Errorf("JWKS %s redirected to %s, plain http to another machine: refused (whoever is on the network path could answer with keys of their own; have the key set served over https, or give its URL as jwks_url)", from.Redacted(), req.URL.Redacted())
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &own
+}
+
+// plainHTTPRemote says whether u is a plain http URL to a host other than
+// a loopback one.
+func plainHTTPRemote(u *url.URL) bool {
+	return strings.EqualFold(u.Scheme, "http") && !origin.LoopbackHost(u.Host)
 }
 
 // SetClock replaces the clock (tests).
