@@ -133,43 +133,67 @@ func verr(kind error, format string, args ...any) *VerifyError {
 // form of the card without its top-level "signature" member) and the parsed
 // signature member (nil when absent).
 func SigningPayload(card []byte) ([]byte, *Signature, error) {
+	payload, sig, _, err := signingPayload(card, true)
+	return payload, sig, err
+}
+
+// Unsigned returns card without its top-level "signature" member, as its
+// canonical form (the bytes a new signature covers), whatever that member
+// holds, or card itself when it has none. A signature is replaced when a
+// card is signed, so a draft's placeholder there ({}, null, an empty
+// key_id, as a card copied from seed 001 §2.2's example may hold) is not
+// checked: `aios-host sign` refused such a draft as a "malformed card
+// signature". The card must be I-JSON as SigningPayload reads it.
+func Unsigned(card []byte) ([]byte, error) {
+	payload, _, has, err := signingPayload(card, false)
+	if err != nil || !has {
+		return card, err
+	}
+	return payload, nil
+}
+
+// signingPayload is SigningPayload; readSig false leaves the signature
+// member unread (sig nil), has saying whether there is one.
+func signingPayload(card []byte, readSig bool) (payload []byte, sig *Signature, has bool, err error) {
 	if !bytesValidUTF8(card) {
-		return nil, nil, errors.New("card: not valid UTF-8")
+		return nil, nil, false, errors.New("card: not valid UTF-8")
 	}
 	if bytes.HasPrefix(card, []byte("\xef\xbb\xbf")) {
-		return nil, nil, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
+		return nil, nil, false, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
 	}
 	p := &jparser{s: card, exactInts: true}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("card: %w", err)
+		return nil, nil, false, fmt.Errorf("card: %w", err)
 	}
 	p.ws()
 	if p.i != len(p.s) {
-		return nil, nil, fmt.Errorf("card: offset %d: trailing data after the JSON value", p.i)
+		return nil, nil, false, fmt.Errorf("card: offset %d: trailing data after the JSON value", p.i)
 	}
 	obj, ok := v.(jobject)
 	if !ok {
-		return nil, nil, errors.New("card: top level is not a JSON object")
+		return nil, nil, false, errors.New("card: top level is not a JSON object")
 	}
-	var sig *Signature
 	kept := make(jobject, 0, len(obj))
 	for _, m := range obj {
 		if m.name != "signature" {
 			kept = append(kept, m)
 			continue
 		}
-		sig, err = parseSignatureMember(m.v)
-		if err != nil {
-			return nil, nil, err
+		has = true
+		if !readSig {
+			continue
+		}
+		if sig, err = parseSignatureMember(m.v); err != nil {
+			return nil, nil, false, err
 		}
 	}
-	payload, err := appendCanonical(make([]byte, 0, len(card)), kept)
+	payload, err = appendCanonical(make([]byte, 0, len(card)), kept)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return payload, sig, nil
+	return payload, sig, has, nil
 }
 
 func parseSignatureMember(v any) (*Signature, error) {
@@ -238,7 +262,7 @@ func AlgorithmFor(pub crypto.PublicKey) (jose.SignatureAlgorithm, error) {
 // replaced). The output is the canonical card, indented for humans, with
 // "signature" last; its formatting does not matter to verification.
 func SignCard(card []byte, key SigningKey) ([]byte, error) {
-	payload, _, err := SigningPayload(card)
+	payload, _, _, err := signingPayload(card, false)
 	if err != nil {
 		return nil, err
 	}
@@ -368,11 +392,11 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		// with its neighbours, so a payload signing 9007199254740993
 		// verified a card saying 9007199254740992, a value the signer
 		// never signed and the host reads as another.
-		canon, inner, err := SigningPayload(pb)
+		canon, _, inner, err := signingPayload(pb, false)
 		if err != nil {
 			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature (%v); leave the payload detached (empty) or attach the card it signs", err)
 		}
-		if inner != nil || !bytes.Equal(canon, payload) {
+		if inner || !bytes.Equal(canon, payload) {
 			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature; leave the payload detached (empty) or attach the card it signs")
 		}
 		signed = pb
