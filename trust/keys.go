@@ -117,6 +117,11 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 		}
 		return nil, nil, fmt.Errorf("%s: not a JWKS: the file is PEM (%q); %s", source, block.Type, hint)
 	}
+	// A file saved by an editor that starts UTF-8 with a byte order mark
+	// failed as "invalid character 'ï' looking for beginning of value".
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, nil, fmt.Errorf("%s: not a JWKS: it starts with a UTF-8 byte order mark (EF BB BF): save it without one", source)
+	}
 	var set struct {
 		Keys json.RawMessage `json:"keys"`
 	}
