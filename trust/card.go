@@ -115,6 +115,9 @@ type VerifyError struct {
 	// Also is a second sentinel the error matches (ErrKeyFetch; ErrArtifact
 	// for ErrArtifactUnreadable), or nil.
 	Also error
+	// byKeys: every trusted key of the card's kid refused it (did not
+	// verify it, did not fit its algorithm, was not valid now).
+	byKeys bool
 }
 
 func (e *VerifyError) Error() string { return e.Kind.Error() + ": " + e.Detail }
@@ -366,6 +369,43 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if sig == nil {
 		return nil, verr(ErrUnsigned, "the card has no \"signature\" member")
 	}
+	v, err := verifyCard(ctx, card, payload, sig, keys)
+	// A key set fetched from a URL may have given the kid to a new key
+	// since (a hub rotating its key under a fixed kid): its cached key
+	// then does not verify a card the new one signed (or does not fit
+	// its algorithm, or has expired), which was refused as tampered until
+	// the cache went stale (10 minutes), and a local unit so refused was
+	// not looked at again. The sets that hold the
+	// kid are fetched again (at most every MinRefetch) and the card
+	// checked once more when the kid's keys there changed.
+	if ve, ok := errors.AsType[*VerifyError](err); ok && ve.byKeys {
+		if r, ok := keys.(kidRefetcher); ok && r.refetchKid(ctx, sig.KeyID) {
+			return verifyCard(ctx, card, payload, sig, keys)
+		}
+	}
+	return v, err
+}
+
+// refusedByKeys marks err, a refusal by each key of the card's kid, as
+// such (VerifyError.byKeys).
+func refusedByKeys(err error) error {
+	if ve, ok := err.(*VerifyError); ok {
+		ve.byKeys = true
+	}
+	return err
+}
+
+// kidRefetcher is a KeyResolver that can fetch again the key sets that
+// hold a kid, reporting whether the kid's keys there changed.
+type kidRefetcher interface {
+	refetchKid(ctx context.Context, kid string) bool
+}
+
+// verifyCard is VerifyCard for the card's signing payload and parsed
+// signature member.
+func verifyCard(ctx context.Context, card, payload []byte, sig *Signature, keys KeyResolver) (*Verified, error) {
+	own := *sig // its Value is rewritten below: the caller's may be checked again
+	sig = &own
 	parts := strings.Split(sig.Value, ".")
 	if len(parts) == 1 {
 		// Seed 001 §4.2's sketch: a bare signature over Python's
@@ -488,7 +528,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		}
 		return v, nil
 	}
-	return nil, cmp.Or(signedBy, firstErr)
+	return nil, refusedByKeys(cmp.Or(signedBy, firstErr))
 }
 
 // signersValidity returns the refusal of a key whose signature the card

@@ -586,6 +586,54 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 	return out, err
 }
 
+// refetchKid fetches again each JWKS URL whose keys as last fetched hold
+// kid, unless one was tried within MinRefetch, and reports whether the
+// keys of kid there changed (VerifyCard: a key rotated under the same kid).
+func (s *KeyStore) refetchKid(ctx context.Context, kid string) bool {
+	s.mu.RLock()
+	urls := s.urls
+	s.mu.RUnlock()
+	changed := false
+	for _, u := range urls {
+		if u.kid != "" && u.kid != kid {
+			continue
+		}
+		u.mu.Lock()
+		now := s.clock()
+		old := keysOf(u.keys, kid)
+		if len(old) > 0 && now.Sub(u.tried) >= s.MinRefetch {
+			u.tried = now
+			keys, err := s.fetch(ctx, u)
+			if err == nil {
+				u.keys, u.fetched = keys, now
+			}
+			u.lastErr = err
+			changed = changed || err == nil && !slices.EqualFunc(old, keysOf(keys, kid), func(a, b *Key) bool {
+				return sameKey(a.JWK.Key, b.JWK.Key)
+			})
+		}
+		u.mu.Unlock()
+	}
+	return changed
+}
+
+// keysOf is keys' keys of kid.
+func keysOf(keys []*Key, kid string) []*Key {
+	var out []*Key
+	for _, k := range keys {
+		if k.JWK.KeyID == kid {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sameKey reports whether two public keys are the same key.
+func sameKey(a, b any) bool {
+	ka, ok := a.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && ka.Equal(b)
+}
+
 // maxJWKSBytes bounds a fetched JWKS.
 const maxJWKSBytes = 1 << 20
 
