@@ -192,6 +192,27 @@ func checkJWKShape(raw []byte) error {
 			return fmt.Errorf("member %q is %s, not a string", name, jsonKind(v))
 		}
 	}
+	// exp and nbf are read here (seconds since the epoch) and key_ops
+	// too: their errors named Go types as well ("exp/nbf must be
+	// numbers …: json: cannot unmarshal string into Go struct field .exp
+	// of type float64"), and a YAML config's inline jwk writes an
+	// unquoted date as a string.
+	for _, name := range []string{"exp", "nbf"} {
+		if v, ok := members[name]; ok && string(v) != "null" && jsonKind(v) != "a number" {
+			return fmt.Errorf("member %q is %s, not a number (seconds since the epoch, as a JWT's %s)", name, jsonKind(v), name)
+		}
+	}
+	if v, ok := members["key_ops"]; ok && string(v) != "null" {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) != nil {
+			return fmt.Errorf("member \"key_ops\" is %s, not an array of strings", jsonKind(v))
+		}
+		for _, e := range elems {
+			if !bytes.HasPrefix(e, []byte(`"`)) {
+				return fmt.Errorf("member \"key_ops\" is an array holding %s, not an array of strings", jsonKind(e))
+			}
+		}
+	}
 	if v, ok := members["x5c"]; ok && string(v) != "null" {
 		var elems []json.RawMessage
 		if json.Unmarshal(v, &elems) != nil {
