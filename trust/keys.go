@@ -471,10 +471,14 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	}
 	s.mu.RUnlock()
 	var fetchErr error
-	var looked []string
+	var looked, keptTo []string
 	for _, u := range urls {
 		if u.kid != "" && u.kid != kid {
-			continue // the entry keeps another key of its set only
+			// The entry keeps another key of its set only: said, or
+			// a card signed with a key rotated in at the URL read
+			// as if no keys were configured.
+			keptTo = append(keptTo, fmt.Sprintf("jwks_url %s is kept to key id %q", u.url, u.kid))
+			continue
 		}
 		looked = append(looked, u.url)
 		ks, err := s.fromURL(ctx, u, kid)
@@ -488,10 +492,10 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		e.Also = ErrKeyFetch
 		return nil, e
 	}
-	if len(out) == 0 && len(looked) == 0 && held != "" {
+	if len(out) == 0 && len(looked) == 0 && (held != "" || len(keptTo) > 0) {
 		// Say where it looked: a wrong key file and a card signed
 		// with a key rotated out read the same otherwise.
-		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, held)
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, strings.Join(slices.DeleteFunc(append([]string{held}, keptTo...), func(s string) bool { return s == "" }), "; "))
 	}
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
@@ -514,7 +518,11 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		if held != "" {
 			where = "in the config's keys (" + held + ") nor " + where
 		}
-		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)", kid, where)
+		kept := ""
+		if len(keptTo) > 0 {
+			kept = "; " + strings.Join(keptTo, "; ")
+		}
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)%s", kid, where, kept)
 		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
