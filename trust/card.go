@@ -10,6 +10,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/sha256"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,6 +115,9 @@ type VerifyError struct {
 	// Also is a second sentinel the error matches (ErrKeyFetch; ErrArtifact
 	// for ErrArtifactUnreadable), or nil.
 	Also error
+	// byKeys: every trusted key of the card's kid refused it (did not
+	// verify it, did not fit its algorithm, was not valid now).
+	byKeys bool
 }
 
 func (e *VerifyError) Error() string { return e.Kind.Error() + ": " + e.Detail }
@@ -131,43 +136,67 @@ func verr(kind error, format string, args ...any) *VerifyError {
 // form of the card without its top-level "signature" member) and the parsed
 // signature member (nil when absent).
 func SigningPayload(card []byte) ([]byte, *Signature, error) {
+	payload, sig, _, err := signingPayload(card, true)
+	return payload, sig, err
+}
+
+// Unsigned returns card without its top-level "signature" member, as its
+// canonical form (the bytes a new signature covers), whatever that member
+// holds, or card itself when it has none. A signature is replaced when a
+// card is signed, so a draft's placeholder there ({}, null, an empty
+// key_id, as a card copied from seed 001 §2.2's example may hold) is not
+// checked: `aios-host sign` refused such a draft as a "malformed card
+// signature". The card must be I-JSON as SigningPayload reads it.
+func Unsigned(card []byte) ([]byte, error) {
+	payload, _, has, err := signingPayload(card, false)
+	if err != nil || !has {
+		return card, err
+	}
+	return payload, nil
+}
+
+// signingPayload is SigningPayload; readSig false leaves the signature
+// member unread (sig nil), has saying whether there is one.
+func signingPayload(card []byte, readSig bool) (payload []byte, sig *Signature, has bool, err error) {
 	if !bytesValidUTF8(card) {
-		return nil, nil, errors.New("card: not valid UTF-8")
+		return nil, nil, false, errors.New("card: not valid UTF-8")
 	}
 	if bytes.HasPrefix(card, []byte("\xef\xbb\xbf")) {
-		return nil, nil, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
+		return nil, nil, false, errors.New("card: starts with a UTF-8 byte order mark (EF BB BF): save it without one")
 	}
 	p := &jparser{s: card, exactInts: true}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("card: %w", err)
+		return nil, nil, false, fmt.Errorf("card: %w", err)
 	}
 	p.ws()
 	if p.i != len(p.s) {
-		return nil, nil, fmt.Errorf("card: offset %d: trailing data after the JSON value", p.i)
+		return nil, nil, false, fmt.Errorf("card: offset %d: trailing data after the JSON value", p.i)
 	}
 	obj, ok := v.(jobject)
 	if !ok {
-		return nil, nil, errors.New("card: top level is not a JSON object")
+		return nil, nil, false, errors.New("card: top level is not a JSON object")
 	}
-	var sig *Signature
 	kept := make(jobject, 0, len(obj))
 	for _, m := range obj {
 		if m.name != "signature" {
 			kept = append(kept, m)
 			continue
 		}
-		sig, err = parseSignatureMember(m.v)
-		if err != nil {
-			return nil, nil, err
+		has = true
+		if !readSig {
+			continue
+		}
+		if sig, err = parseSignatureMember(m.v); err != nil {
+			return nil, nil, false, err
 		}
 	}
-	payload, err := appendCanonical(make([]byte, 0, len(card)), kept)
+	payload, err = appendCanonical(make([]byte, 0, len(card)), kept)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return payload, sig, nil
+	return payload, sig, has, nil
 }
 
 func parseSignatureMember(v any) (*Signature, error) {
@@ -236,7 +265,7 @@ func AlgorithmFor(pub crypto.PublicKey) (jose.SignatureAlgorithm, error) {
 // replaced). The output is the canonical card, indented for humans, with
 // "signature" last; its formatting does not matter to verification.
 func SignCard(card []byte, key SigningKey) ([]byte, error) {
-	payload, _, err := SigningPayload(card)
+	payload, _, _, err := signingPayload(card, false)
 	if err != nil {
 		return nil, err
 	}
@@ -340,6 +369,43 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 	if sig == nil {
 		return nil, verr(ErrUnsigned, "the card has no \"signature\" member")
 	}
+	v, err := verifyCard(ctx, card, payload, sig, keys)
+	// A key set fetched from a URL may have given the kid to a new key
+	// since (a hub rotating its key under a fixed kid): its cached key
+	// then does not verify a card the new one signed (or does not fit
+	// its algorithm, or has expired), which was refused as tampered until
+	// the cache went stale (10 minutes), and a local unit so refused was
+	// not looked at again. The sets that hold the
+	// kid are fetched again (at most every MinRefetch) and the card
+	// checked once more when the kid's keys there changed.
+	if ve, ok := errors.AsType[*VerifyError](err); ok && ve.byKeys {
+		if r, ok := keys.(kidRefetcher); ok && r.refetchKid(ctx, sig.KeyID) {
+			return verifyCard(ctx, card, payload, sig, keys)
+		}
+	}
+	return v, err
+}
+
+// refusedByKeys marks err, a refusal by each key of the card's kid, as
+// such (VerifyError.byKeys).
+func refusedByKeys(err error) error {
+	if ve, ok := err.(*VerifyError); ok {
+		ve.byKeys = true
+	}
+	return err
+}
+
+// kidRefetcher is a KeyResolver that can fetch again the key sets that
+// hold a kid, reporting whether the kid's keys there changed.
+type kidRefetcher interface {
+	refetchKid(ctx context.Context, kid string) bool
+}
+
+// verifyCard is VerifyCard for the card's signing payload and parsed
+// signature member.
+func verifyCard(ctx context.Context, card, payload []byte, sig *Signature, keys KeyResolver) (*Verified, error) {
+	own := *sig // its Value is rewritten below: the caller's may be checked again
+	sig = &own
 	parts := strings.Split(sig.Value, ".")
 	if len(parts) == 1 {
 		// Seed 001 §4.2's sketch: a bare signature over Python's
@@ -361,8 +427,16 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		if err != nil {
 			return nil, verr(ErrMalformed, "JWS payload is not base64url: %v", err)
 		}
-		canon, err := Canonicalize(pb)
-		if err != nil || !bytes.Equal(canon, payload) {
+		// Read as the card is (SigningPayload): an integer past 2^53
+		// that is not its double's canonical form shares that form
+		// with its neighbours, so a payload signing 9007199254740993
+		// verified a card saying 9007199254740992, a value the signer
+		// never signed and the host reads as another.
+		canon, _, inner, err := signingPayload(pb, false)
+		if err != nil {
+			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature (%v); leave the payload detached (empty) or attach the card it signs", err)
+		}
+		if inner || !bytes.Equal(canon, payload) {
 			return nil, verr(ErrMalformed, "signature.value carries a payload that is not this card without its signature; leave the payload detached (empty) or attach the card it signs")
 		}
 		signed = pb
@@ -454,7 +528,7 @@ func VerifyCard(ctx context.Context, card []byte, keys KeyResolver) (*Verified, 
 		}
 		return v, nil
 	}
-	return nil, cmp.Or(signedBy, firstErr)
+	return nil, refusedByKeys(cmp.Or(signedBy, firstErr))
 }
 
 // signersValidity returns the refusal of a key whose signature the card
@@ -515,6 +589,16 @@ func cardAlg(alg string) string {
 // "Ed25519" is checked here with crypto/ed25519 over RFC 7515's signing
 // input, since go-jose refuses that name; every other alg by go-jose.
 func jwsVerifier(value, alg string, payload []byte) (func(payload []byte, key any) error, error) {
+	if alg == string(jose.ES256) {
+		// RFC 7518 §3.4: r||s, 32 bytes each. A DER signature (what
+		// most ECDSA libraries return, 70 to 72 bytes) was refused as
+		// a tampered card or wrong key, "error in cryptographic
+		// primitive", sending its signer after the key.
+		sigPart := value[strings.LastIndexByte(value, '.')+1:]
+		if raw, err := base64.RawURLEncoding.DecodeString(sigPart); err == nil && len(raw) != 64 && isDERECDSASignature(raw) {
+			return nil, verr(ErrMalformed, "JWS signature under alg %q is %d bytes of DER, as ECDSA libraries return it; a JWS takes the two 32-byte integers r and s concatenated, 64 bytes (RFC 7518 §3.4)", alg, len(raw))
+		}
+	}
 	if alg != algEd25519 {
 		jws, err := jose.ParseDetached(value, payload, Algorithms())
 		if err != nil {
@@ -545,6 +629,14 @@ func jwsVerifier(value, alg string, payload []byte) (func(payload []byte, key an
 		}
 		return nil
 	}, nil
+}
+
+// isDERECDSASignature reports whether b is an ECDSA signature in DER,
+// SEQUENCE { INTEGER r, INTEGER s } and nothing after it.
+func isDERECDSASignature(b []byte) bool {
+	var sig struct{ R, S *big.Int }
+	rest, err := asn1.Unmarshal(b, &sig)
+	return err == nil && len(rest) == 0
 }
 
 func checkAlg(alg string) error {

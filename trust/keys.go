@@ -29,6 +29,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/fsperm"
+	"github.com/aios-host/aios-host/internal/origin"
 )
 
 // Key is a trusted public key.
@@ -116,6 +117,11 @@ func parseJWKSet(data []byte, trust abi.TrustLevel, source string) (keys []*Key,
 		}
 		return nil, nil, fmt.Errorf("%s: not a JWKS: the file is PEM (%q); %s", source, block.Type, hint)
 	}
+	// A file saved by an editor that starts UTF-8 with a byte order mark
+	// failed as "invalid character 'ï' looking for beginning of value".
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, nil, fmt.Errorf("%s: not a JWKS: it starts with a UTF-8 byte order mark (EF BB BF): save it without one", source)
+	}
 	var set struct {
 		Keys json.RawMessage `json:"keys"`
 	}
@@ -184,6 +190,27 @@ func checkJWKShape(raw []byte) error {
 	for _, name := range jwkStringMembers {
 		if v, ok := members[name]; ok && string(v) != "null" && !bytes.HasPrefix(v, []byte(`"`)) {
 			return fmt.Errorf("member %q is %s, not a string", name, jsonKind(v))
+		}
+	}
+	// exp and nbf are read here (seconds since the epoch) and key_ops
+	// too: their errors named Go types as well ("exp/nbf must be
+	// numbers …: json: cannot unmarshal string into Go struct field .exp
+	// of type float64"), and a YAML config's inline jwk writes an
+	// unquoted date as a string.
+	for _, name := range []string{"exp", "nbf"} {
+		if v, ok := members[name]; ok && string(v) != "null" && jsonKind(v) != "a number" {
+			return fmt.Errorf("member %q is %s, not a number (seconds since the epoch, as a JWT's %s)", name, jsonKind(v), name)
+		}
+	}
+	if v, ok := members["key_ops"]; ok && string(v) != "null" {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) != nil {
+			return fmt.Errorf("member \"key_ops\" is %s, not an array of strings", jsonKind(v))
+		}
+		for _, e := range elems {
+			if !bytes.HasPrefix(e, []byte(`"`)) {
+				return fmt.Errorf("member \"key_ops\" is an array holding %s, not an array of strings", jsonKind(e))
+			}
 		}
 	}
 	if v, ok := members["x5c"]; ok && string(v) != "null" {
@@ -342,6 +369,9 @@ type jwksURL struct {
 	keys    []*Key
 	fetched time.Time
 	tried   time.Time
+	// lastErr is why the last fetch failed (nil after a good one): a
+	// look within MinRefetch of it, which fetches nothing, says so too.
+	lastErr error
 }
 
 // NewKeyStore returns an empty store. client may be nil (a client with a
@@ -350,7 +380,36 @@ func NewKeyStore(client *http.Client) *KeyStore {
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &KeyStore{static: map[string][]*Key{}, client: client, TTL: 10 * time.Minute, MinRefetch: 30 * time.Second, MaxStale: 24 * time.Hour}
+	return &KeyStore{static: map[string][]*Key{}, client: noPlainHTTPRedirects(client), TTL: 10 * time.Minute, MinRefetch: 30 * time.Second, MaxStale: 24 * time.Hour}
+}
+
+// noPlainHTTPRedirects is hc refusing a redirect of a JWKS fetch to plain
+// http on another machine, unless the jwks_url itself is such a URL (taken,
+// and warned of at start): whoever is on the network path could answer
+// with keys of their own, and an https jwks_url redirected there was
+// followed without a word, its keys trusted as the https URL's.
+func noPlainHTTPRedirects(hc *http.Client) *http.Client {
+	own := *hc
+	next := hc.CheckRedirect
+	own.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; plainHTTPRemote(req.URL) && !plainHTTPRemote(from) {
+			return fmt.Errorf("JWKS %s redirected to %s, plain http to another machine: refused (whoever is on the network path could answer with keys of their own; have the key set served over https, or give its URL as jwks_url)", from.Redacted(), req.URL.Redacted())
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &own
+}
+
+// plainHTTPRemote says whether u is a plain http URL to a host other than
+// a loopback one.
+func plainHTTPRemote(u *url.URL) bool {
+	return strings.EqualFold(u.Scheme, "http") && !origin.LoopbackHost(u.Host)
 }
 
 // SetClock replaces the clock (tests).
@@ -412,10 +471,14 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 	}
 	s.mu.RUnlock()
 	var fetchErr error
-	var looked []string
+	var looked, keptTo []string
 	for _, u := range urls {
 		if u.kid != "" && u.kid != kid {
-			continue // the entry keeps another key of its set only
+			// The entry keeps another key of its set only: said, or
+			// a card signed with a key rotated in at the URL read
+			// as if no keys were configured.
+			keptTo = append(keptTo, fmt.Sprintf("jwks_url %s is kept to key id %q", u.url, u.kid))
+			continue
 		}
 		looked = append(looked, u.url)
 		ks, err := s.fromURL(ctx, u, kid)
@@ -429,10 +492,10 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		e.Also = ErrKeyFetch
 		return nil, e
 	}
-	if len(out) == 0 && len(looked) == 0 && held != "" {
+	if len(out) == 0 && len(looked) == 0 && (held != "" || len(keptTo) > 0) {
 		// Say where it looked: a wrong key file and a card signed
 		// with a key rotated out read the same otherwise.
-		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, held)
+		return nil, verr(ErrUnknownKey, "no trusted key has key id %q (%s)", kid, strings.Join(slices.DeleteFunc(append([]string{held}, keptTo...), func(s string) bool { return s == "" }), "; "))
 	}
 	if len(out) == 0 && len(looked) > 0 {
 		// A key set fetched from a URL may list the key later (a key
@@ -455,7 +518,11 @@ func (s *KeyStore) Lookup(ctx context.Context, kid string) ([]*Key, error) {
 		if held != "" {
 			where = "in the config's keys (" + held + ") nor " + where
 		}
-		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)", kid, where)
+		kept := ""
+		if len(keptTo) > 0 {
+			kept = "; " + strings.Join(keptTo, "; ")
+		}
+		e := verr(ErrUnknownKey, "no trusted key has key id %q: not %s (a key published there later is found on a later look)%s", kid, where, kept)
 		e.Also = ErrKeyNotPublished
 		return nil, e
 	}
@@ -515,12 +582,20 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 	}
 	stale := now.Sub(u.fetched) > s.TTL
 	var err error
-	if (stale || !has()) && now.Sub(u.tried) >= s.MinRefetch {
+	switch {
+	case (stale || !has()) && now.Sub(u.tried) >= s.MinRefetch:
 		u.tried = now
 		var keys []*Key
 		if keys, err = s.fetch(ctx, u); err == nil {
 			u.keys, u.fetched = keys, now
 		}
+		u.lastErr = err
+	case stale || !has():
+		// The fetch this look needs is not made again yet, and the
+		// last one failed: that is why the key is not here. A second
+		// card was refused as "not in the JWKS as last fetched" (a key
+		// not published, ErrKeyNotPublished) for a set never fetched.
+		err = u.lastErr
 	}
 	if s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale {
 		// The last good fetch is too old to trust (err says why the
@@ -538,6 +613,54 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 		}
 	}
 	return out, err
+}
+
+// refetchKid fetches again each JWKS URL whose keys as last fetched hold
+// kid, unless one was tried within MinRefetch, and reports whether the
+// keys of kid there changed (VerifyCard: a key rotated under the same kid).
+func (s *KeyStore) refetchKid(ctx context.Context, kid string) bool {
+	s.mu.RLock()
+	urls := s.urls
+	s.mu.RUnlock()
+	changed := false
+	for _, u := range urls {
+		if u.kid != "" && u.kid != kid {
+			continue
+		}
+		u.mu.Lock()
+		now := s.clock()
+		old := keysOf(u.keys, kid)
+		if len(old) > 0 && now.Sub(u.tried) >= s.MinRefetch {
+			u.tried = now
+			keys, err := s.fetch(ctx, u)
+			if err == nil {
+				u.keys, u.fetched = keys, now
+			}
+			u.lastErr = err
+			changed = changed || err == nil && !slices.EqualFunc(old, keysOf(keys, kid), func(a, b *Key) bool {
+				return sameKey(a.JWK.Key, b.JWK.Key)
+			})
+		}
+		u.mu.Unlock()
+	}
+	return changed
+}
+
+// keysOf is keys' keys of kid.
+func keysOf(keys []*Key, kid string) []*Key {
+	var out []*Key
+	for _, k := range keys {
+		if k.JWK.KeyID == kid {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sameKey reports whether two public keys are the same key.
+func sameKey(a, b any) bool {
+	ka, ok := a.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && ka.Equal(b)
 }
 
 // maxJWKSBytes bounds a fetched JWKS.

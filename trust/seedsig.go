@@ -253,7 +253,7 @@ func verifySeedSketch(ctx context.Context, card []byte, sig *Signature, keys Key
 		}
 		return v, nil
 	}
-	return nil, cmp.Or(signedBy, firstErr)
+	return nil, refusedByKeys(cmp.Or(signedBy, firstErr))
 }
 
 // decodeBareSignature decodes a bare signature.value: base64url, as the
