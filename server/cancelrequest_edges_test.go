@@ -50,8 +50,9 @@ func TestClientCancelCancelsCallOnSocket(t *testing.T) {
 
 // TestCancelledNotificationNamesItsCause: notifications/cancelled ends
 // the request of that id on the same connection, which answers Cancelled
-// saying its client cancelled it; another connection's request of the
-// same id is not touched.
+// saying its client cancelled it, and why when the client said (its
+// "reason" was dropped); another connection's request of the same id is
+// not touched.
 func TestCancelledNotificationNamesItsCause(t *testing.T) {
 	ts := newTestServer(t, "", false)
 	a, err := net.Dial("unix", ts.sock)
@@ -81,6 +82,10 @@ func TestCancelledNotificationNamesItsCause(t *testing.T) {
 	}
 	if !strings.Contains(line, `"id":"c1"`) || !strings.Contains(line, `"Cancelled"`) || !strings.Contains(line, "notifications/cancelled") {
 		t.Fatalf("answer %s: want c1 Cancelled, naming notifications/cancelled", line)
+	}
+	// And the reason the client gave, which was dropped.
+	if !strings.Contains(line, `reason \"user gave up\"`) {
+		t.Fatalf("answer %s: want the client's reason, \"user gave up\"", line)
 	}
 	if n := ts.slow.Load(); n != 1 {
 		t.Fatalf("%d slow calls running, want the other connection's still running", n)

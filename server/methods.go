@@ -1291,5 +1291,5 @@ func (s *Server) cancelRequest(sess *session, params json.RawMessage) (any, *jso
 	if sess.inflight == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no requests to cancel by id (close the HTTP request instead)")
 	}
-	return map[string]any{"cancelled": sess.inflight.cancel(p.RequestID)}, nil
+	return map[string]any{"cancelled": sess.inflight.cancel(p.RequestID, p.Reason)}, nil
 }

@@ -96,15 +96,31 @@ func (r *inflightRequests) track(ctx context.Context, id json.RawMessage) (conte
 }
 
 // cancel cancels the requests of id in flight and says how many.
-func (r *inflightRequests) cancel(id json.RawMessage) int {
+func (r *inflightRequests) cancel(id json.RawMessage, reason string) int {
+	var cause error = errCancelledByClient
+	if reason = strings.TrimSpace(reason); reason != "" {
+		cause = &clientCancel{reason: reason}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fns := r.m[idKey(id)]
 	for _, c := range fns {
-		(*c)(errCancelledByClient)
+		(*c)(cause)
 	}
 	return len(fns)
 }
+
+// clientCancel is errCancelledByClient with the reason the client gave
+// (notifications/cancelled's "reason"), which the call's answer and its
+// audit record then say: the client's words were dropped
+// (TestCancelledNotificationNamesItsCause).
+type clientCancel struct{ reason string }
+
+func (c *clientCancel) Error() string {
+	return fmt.Sprintf("its client cancelled it (%s, reason %q)", CancelMethod, wire.CutText(strings.ToValidUTF8(c.reason, "\uFFFD"), 200, "…"))
+}
+
+func (c *clientCancel) Is(target error) bool { return target == errCancelledByClient }
 
 // decodeBudgetFactor × max_body_bytes bounds what one message may decode
 // to (an estimate, internal/wire.CheckJSONCost): 128 MiB by default, which
