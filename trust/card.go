@@ -448,6 +448,21 @@ func verifyCard(ctx context.Context, card, payload []byte, sig *Signature, keys 
 	}
 	var hdr jwsHeader
 	if err := json.Unmarshal(hb, &hdr); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) && ute.Field != "" {
+			// An object whose member has the wrong type ("alg": 5,
+			// "crit": "b64"): it was told it is no object, in Go's words
+			// ("Go struct field jwsHeader.alg of type string").
+			want := map[string]string{"alg": "a string", "kid": "a string", "typ": "a string", "b64": "a boolean", "crit": "an array of strings"}[strings.SplitN(ute.Field, ".", 2)[0]]
+			if want == "" {
+				want = "another type"
+			}
+			got, _, _ := strings.Cut(ute.Value, " ") // "number 5", "bool", "array"…
+			if got == "bool" {
+				got = "boolean"
+			}
+			return nil, verr(ErrMalformed, "JWS protected header member %q is a JSON %s; it must be %s", ute.Field, got, want)
+		}
 		return nil, verr(ErrMalformed, "JWS protected header is not a JSON object: %v", err)
 	}
 	if err := checkAlg(hdr.Alg); err != nil {
