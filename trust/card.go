@@ -1007,11 +1007,22 @@ func pinnedKind(name string) bool {
 	return slices.Contains(PinnedExtensions, strings.ToLower(filepath.Ext(name)))
 }
 
+// maxCardFile is the size past which a JSON file is no card: discovery
+// refuses a card larger (discovery.MaxCardBytes).
+const maxCardFile = 1 << 20
+
 // isCard reports whether the JSON file at path is an Adapter Card (an
-// object with an "adapter" object).
+// object with an "adapter" object). A file past maxCardFile is not read
+// (every .json of the folder was read whole to tell, a data file of
+// gigabytes too: p187's leftover, TestPinSkipsLargeJSONUnread).
 func isCard(path string) bool {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCardFile+1))
+	if err != nil || len(data) > maxCardFile {
 		return false
 	}
 	var top struct {
