@@ -535,6 +535,7 @@ class Worker:
         self.handlers = {}
         self.in_asyncio = False
         self.loop = None
+        self.loop_stopped_at = None  # where a tool called loop.stop() during the call (_watch_loop_stop)
         self.pending = {}
         self.next_id = 0
         self.current_call = ""
@@ -884,7 +885,28 @@ class Worker:
         if self.loop is None:
             import asyncio
             self.loop = asyncio.new_event_loop()
+            self._watch_loop_stop(self.loop)
         return self.loop
+
+    def _watch_loop_stop(self, loop):
+        """Wraps loop.stop so that a tool stopping the loop its call runs on
+        is told where: run_until_complete said only "Event loop stopped
+        before Future completed.", naming no line and not that the tool
+        stopped it (TestToolStoppingEventLoopNamed). The loop's own stop
+        (run_until_complete's done callback) has no frame of the tool's
+        folder and is not noted."""
+        stop = loop.stop
+
+        def watched():
+            f, n = sys._getframe(1), 0
+            while f is not None and n < 64:
+                fn = f.f_code.co_filename
+                if isinstance(fn, str) and self._in_folder(fn):
+                    self.loop_stopped_at = "%s:%d" % (os.path.basename(fn), f.f_lineno)
+                    break
+                f, n = f.f_back, n + 1
+            return stop()
+        loop.stop = watched
 
     def drive(self, aw):
         """Run an awaitable to completion.
@@ -961,11 +983,19 @@ class Worker:
             return await bridge(first)
 
         self.in_asyncio = True
+        self.loop_stopped_at = None
         loop.add_reader(self.in_fd, self._on_readable)
         try:
             if self.buf:
                 loop.call_soon(self._drain_buffered)
-            return loop.run_until_complete(runner())
+            try:
+                return loop.run_until_complete(runner())
+            except RuntimeError as e:
+                at = self.loop_stopped_at
+                if at is None or str(e) != "Event loop stopped before Future completed.":
+                    raise
+                raise RuntimeError("the tool stopped the worker's asyncio event loop (loop.stop() at %s) before its "
+                                   "coroutine finished; a tool must not stop the loop it runs on: return instead" % at) from None
         finally:
             loop.remove_reader(self.in_fd)
             self.in_asyncio = False
