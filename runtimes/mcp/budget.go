@@ -465,18 +465,31 @@ func (m *messageReader) next() {
 		case errors.Is(err, errFrameLimit):
 			m.err = m.b.tooLong("a stdout message", m.lim.n-m.lim.start)
 		case errors.As(err, &se):
-			m.skipLine(err)
+			// Text that is not JSON: skipped from where the value began.
+			m.skipLine(nil, err, false)
 		default:
 			m.err = err
 		}
 		return
 	}
-	// The go-sdk's rule: a value is followed by a newline (or CR), or by
-	// nothing yet.
+	if raw[0] != '{' && raw[0] != '[' {
+		// A number, string or literal, which no JSON-RPC message is: the
+		// start of a line of text ("2024/01/02 15:04:05 listening", as
+		// Go's log writes, read 2024 and then text after it, which ended
+		// the connection as trailing data): skipped with the rest of its
+		// line.
+		m.skipLine(raw, errors.New("not a JSON-RPC message"), false)
+		return
+	}
+	// The go-sdk's rule is that a value is followed by a newline (or CR),
+	// or by nothing yet; the value goes to it followed by a newline. Text
+	// after it on its line is skipped (and reported unless blank).
 	var next [1]byte
 	if n, _ := m.dec.Buffered().Read(next[:]); n > 0 && next[0] != '\n' && next[0] != '\r' {
-		m.err = errors.New("invalid trailing data at the end of stream")
-		return
+		m.skipLine(nil, errors.New("text after a message on its line"), true)
+		if m.err != nil {
+			return
+		}
 	}
 	if err := m.b.check(raw, "a stdout message"); err != nil {
 		m.err = err
@@ -502,25 +515,37 @@ func (m *messageReader) next() {
 // strayShown bounds the text of a skipped line that is reported.
 const strayShown = 200
 
-// skipLine skips the line of text that is not JSON the decoder stopped at
-// (err its syntax error): from where the value began, past leading white
-// space, to the end of that line, reading on from the server as far as
-// max_message_bytes for a line longer than the decoder had buffered; it
-// reports the line and goes on with a decoder reading after it.
-func (m *messageReader) skipLine(err error) {
-	rest, _ := io.ReadAll(m.dec.Buffered()) // from the value's start: what the decoder read and did not consume
+// skipLine skips the rest of a line the decoder stopped in: from what it
+// has read and not consumed (where a value that is not JSON began, past
+// white space; or what follows a value it decoded, head, on that value's
+// line) to the line's end, reading on from the server as far as
+// max_message_bytes for a line longer than the decoder had buffered. It
+// reports the line (head and the rest, why: the decoder's error or what
+// is wrong) unless blank is true and the rest is white space, and goes on
+// with a decoder reading after it.
+func (m *messageReader) skipLine(head []byte, why error, blank bool) {
+	rest, _ := io.ReadAll(m.dec.Buffered()) // what the decoder read and did not consume
 	carried := 0                            // read from the server, not yet by the decoder
 	if m.carry != nil {
 		carried = m.carry.Len()
 	}
 	start := m.lim.n - int64(carried) - int64(len(rest)) // the offset of rest in the stream
-	ws := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n"))
-	rest, start = rest[ws:], start+int64(ws)
-	shown := append([]byte(nil), rest[:min(len(rest), strayShown)]...)
+	if head == nil && !blank {
+		ws := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n"))
+		rest, start = rest[ws:], start+int64(ws)
+	}
+	shown := append([]byte(nil), head[:min(len(head), strayShown)]...)
+	take := func(b []byte) {
+		if len(shown) < strayShown {
+			shown = append(shown, b[:min(len(b), strayShown-len(shown))]...)
+		}
+	}
 	var after []byte // what follows the line
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		take(rest[:i])
 		after = append(after, rest[i+1:]...)
 	} else {
+		take(rest)
 		// The line goes on past what the decoder read: read to its end,
 		// bounded as a message is.
 		m.lim.start = start
@@ -532,19 +557,17 @@ func (m *messageReader) skipLine(err error) {
 		for {
 			n, rerr := src.Read(buf[:])
 			if j := bytes.IndexByte(buf[:n], '\n'); j >= 0 {
-				shown = append(shown, buf[:min(j, strayShown-len(shown))]...)
+				take(buf[:j])
 				after = append(after, buf[j+1:n]...)
 				break
 			}
-			shown = append(shown, buf[:min(n, strayShown-len(shown))]...)
+			take(buf[:n])
 			if rerr != nil {
 				if errors.Is(rerr, errFrameLimit) {
 					m.err = m.b.tooLong("a stdout line that is not JSON", m.lim.n-m.lim.start)
 					return
 				}
-				m.b.strayText(string(shown), err)
-				m.err = rerr
-				return
+				break // the stream's end (or error), which the next read meets
 			}
 		}
 	}
@@ -552,7 +575,9 @@ func (m *messageReader) skipLine(err error) {
 		more, _ := io.ReadAll(m.carry)
 		after = append(after, more...)
 	}
-	m.b.strayText(string(shown), err)
+	if !blank || len(bytes.TrimSpace(shown)) > 0 {
+		m.b.strayText(string(shown), why)
+	}
 	m.carry = bytes.NewReader(after)
 	m.base = m.lim.n - int64(len(after))
 	m.dec = json.NewDecoder(io.MultiReader(m.carry, m.lim))

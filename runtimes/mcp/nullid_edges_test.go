@@ -67,7 +67,7 @@ func runP180Server() int {
 				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "p180", "version": "1"}}})
 		case "tools/list":
 			var ts []any
-			for _, n := range []string{"echo", "stray"} {
+			for _, n := range []string{"echo", "stray", "tail"} {
 				ts = append(ts, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": ts}})
@@ -83,8 +83,12 @@ func runP180Server() int {
 			if p.Name == "stray" {
 				write([]byte(p.Args.Line))
 			}
-			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
+			answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
 				"content": []any{map[string]any{"type": "text", "text": "echo " + strconv.Itoa(calls) + " pid " + strconv.Itoa(os.Getpid())}}}})
+			if p.Name == "tail" { // the answer, then the line's text after it
+				answer = append(answer, p.Args.Line...)
+			}
+			write(answer)
 		default:
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
 		}
@@ -300,6 +304,11 @@ func TestStrayStdoutLinesSkipped(t *testing.T) {
 		`[1, 2`,
 		`{"jsonrpc": oops}`,
 		"DEBUG: {\"jsonrpc\":\"2.0\"} went out",
+		// As Go's log package writes a line: 2024 read as a number, then
+		// text after it, which ended the connection as trailing data.
+		"2024/01/02 15:04:05 listening on stdio",
+		`"quoted" and then text`,
+		"42",
 	} {
 		v, err := call(t, p, "mcp-p-stray", map[string]any{"line": line}, 10*time.Second)
 		if err != nil {
@@ -309,8 +318,20 @@ func TestStrayStdoutLinesSkipped(t *testing.T) {
 			t.Fatalf("after %.60q the call answered %s, want %q (the same process: no restart)", line, got, want)
 		}
 	}
+	// Text after the answer on its line: the answer is taken, the text
+	// skipped (blank text without a word).
+	for i, tail := range []string{" <- sent", "   ", "\t2024 more"} {
+		v, err := call(t, p, "mcp-p-tail", map[string]any{"line": tail}, 10*time.Second)
+		if err != nil {
+			t.Fatalf("an answer followed by %q on its line: %v", tail, err)
+		}
+		if got, want := formatValue(v), fmt.Sprintf("echo %d pid %s", i+11, pid); !strings.Contains(got, want) {
+			t.Fatalf("an answer followed by %q answered %s, want %q", tail, got, want)
+		}
+	}
 	l := logs.String()
-	for _, want := range []string{"Processing request...", "handling the call", "xxxxxxxxxx", "line is skipped", "its logs go to stderr"} {
+	for _, want := range []string{"Processing request...", "handling the call", "xxxxxxxxxx", "line is skipped", "its logs go to stderr",
+		"2024/01/02 15:04:05 listening on stdio", "quoted", "and then text", "<- sent", "2024 more"} {
 		if !strings.Contains(l, want) {
 			t.Errorf("the log does not show %q:\n%.3000s", want, l)
 		}
