@@ -161,12 +161,16 @@ func (jsonCodec) Marshal(v any) ([]byte, error) { return json.Marshal(jsonMessag
 // literal, and from 2^53 on that literal (1152921504606847000 for 2^60) is
 // read by the host (UnmarshalJSONValue, wire.Number) as an exact integer
 // that is not the float's value, and by a JS worker as a BigInt. Such
-// floats become json.Numbers in exponent form (1.152921504606847e+18). v
-// is returned as it is when it holds none (the common case: one walk, no
-// allocation); otherwise the maps and slices on their paths are copied,
-// never changed.
+// floats become json.Numbers in exponent form (1.152921504606847e+18).
+// A nil []any or map[string]any (a Go tool's `var out []any` with nothing
+// appended) becomes an empty one: the host counts, validates and hashes it
+// (audit result_hash) as [] or {}, while encoding/json wrote null, so a
+// client got null where the tool's return schema said array and the
+// audit record hashed "[]". v is returned as it is when it holds neither
+// (the common case: one walk, no allocation); otherwise the maps and
+// slices on their paths are copied, never changed.
 func ForJSON(v any) any {
-	if !hasBigWholeFloat(v, 0) {
+	if !needsForJSON(v, 0) {
 		return v
 	}
 	return forJSON(v)
@@ -177,7 +181,7 @@ func bigWholeFloat(f float64) bool {
 	return a >= 1<<53 && a < 1e21 && a == math.Trunc(a)
 }
 
-func hasBigWholeFloat(v any, depth int) bool {
+func needsForJSON(v any, depth int) bool {
 	if depth > MaxDepth {
 		return false // refused elsewhere
 	}
@@ -185,14 +189,20 @@ func hasBigWholeFloat(v any, depth int) bool {
 	case float64:
 		return bigWholeFloat(x)
 	case []any:
+		if x == nil {
+			return true
+		}
 		for _, e := range x {
-			if hasBigWholeFloat(e, depth+1) {
+			if needsForJSON(e, depth+1) {
 				return true
 			}
 		}
 	case map[string]any:
+		if x == nil {
+			return true
+		}
 		for _, e := range x {
-			if hasBigWholeFloat(e, depth+1) {
+			if needsForJSON(e, depth+1) {
 				return true
 			}
 		}
@@ -233,7 +243,7 @@ func jsonMessage(msg any) any {
 		}
 		c := *m
 		changed := false
-		if m.Call != nil && hasBigWholeFloat(m.Call.Params, 0) {
+		if m.Call != nil && needsForJSON(m.Call.Params, 0) {
 			call := *m.Call
 			call.Params = forJSON(call.Params)
 			c.Call, changed = &call, true
@@ -241,7 +251,7 @@ func jsonMessage(msg any) any {
 		if r := jsonResult(m.Result); r != m.Result {
 			c.Result, changed = r, true
 		}
-		if m.Host != nil && hasBigWholeFloat(m.Host.Args, 0) {
+		if m.Host != nil && needsForJSON(m.Host.Args, 0) {
 			h := *m.Host
 			h.Args = forJSON(h.Args)
 			c.Host, changed = &h, true
@@ -252,7 +262,7 @@ func jsonMessage(msg any) any {
 	case *ToolResult:
 		return jsonResult(m)
 	case *ToolCall:
-		if m != nil && hasBigWholeFloat(m.Params, 0) {
+		if m != nil && needsForJSON(m.Params, 0) {
 			c := *m
 			c.Params = forJSON(c.Params)
 			return &c
@@ -267,8 +277,8 @@ func jsonResult(r *ToolResult) *ToolResult {
 	if r == nil {
 		return r
 	}
-	value := hasBigWholeFloat(r.Value, 0)
-	data := r.Error != nil && hasBigWholeFloat(r.Error.Data, 0)
+	value := needsForJSON(r.Value, 0)
+	data := r.Error != nil && needsForJSON(r.Error.Data, 0)
 	if !value && !data {
 		return r
 	}

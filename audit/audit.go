@@ -846,7 +846,15 @@ func (w *Writer) writeRetrying(buf []byte) bool {
 // the offset back at the last whole record.
 func (w *Writer) undoPartial(n int) error {
 	if n > 0 {
-		if err := w.f.Truncate(w.size); err != nil {
+		// They went to the file's end (O_APPEND), which is not w.size
+		// when the file was cut under the writer since the last fsync
+		// looked (emptied by hand to free a full disk): cut at w.size,
+		// the emptied file grew back to it, a hole of NUL bytes.
+		st, err := w.f.Stat()
+		if err != nil {
+			return err
+		}
+		if err := w.f.Truncate(max(st.Size()-int64(n), 0)); err != nil {
 			return err
 		}
 	}

@@ -359,7 +359,7 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 	}
 	// Any other type: let encoding/json apply struct tags and marshalers,
 	// then encode the generic result.
-	raw, err := json.Marshal(v)
+	raw, err := marshalRecovering(v)
 	if err != nil {
 		return b, err
 	}
@@ -370,6 +370,19 @@ func (c *canonEncoder) append(b []byte, v any, depth int) ([]byte, error) {
 		return b, err
 	}
 	return c.append(b, g, depth)
+}
+
+// marshalRecovering is json.Marshal, a panic of v's own MarshalJSON (an
+// embedder's value: the host logs the params of a call refused before
+// they are checked as its caller gave them) an error: it ran on the
+// writer's goroutine and took the process down with the records in hand.
+func marshalRecovering(v any) (raw []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			raw, err = nil, fmt.Errorf("encoding a %T as JSON panicked: %v", v, r)
+		}
+	}()
+	return json.Marshal(v)
 }
 
 // appendObject writes m with its keys in byte order. The members are

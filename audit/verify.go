@@ -340,6 +340,10 @@ func checkLineScratch(raw []byte, scratch *[]byte) (record, string) {
 		return r, "not a valid record: " + err.Error()
 	}
 	if rest := bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // dec.More is false before a ] or }
+		if bytes.HasPrefix(rest, []byte(recordStart)) {
+			// Not "trailing data": what follows is the next record.
+			return r, "the line holds two records: the line break after the first was removed (an editor joining lines, or a tool that strips line breaks)"
+		}
 		return r, fmt.Sprintf("trailing data after the record: %.20q", rest)
 	}
 	if !strings.HasPrefix(r.Hash, "sha256:") || len(r.Hash) != 71 {

@@ -171,6 +171,12 @@ See docs/audit.md.`)
 			if ok {
 				opts.After = a
 				fmt.Fprintf(c.stderr, "records 1 to %d were pruned (audit.max_files): checking from the anchor %s kept in %s\n", a.Seq, a, audit.PrunedName(current))
+				if an := opts.Anchor; an != nil && an.Seq < a.Seq {
+					// The anchored record was in a file the host
+					// deleted: "give the files that hold it" asked for
+					// files no longer there.
+					return c.fail(prunedAnchorError(current, *an, a, *signedFlag))
+				}
 			}
 		}
 	}
@@ -238,6 +244,28 @@ See docs/audit.md.`)
 	}
 	fmt.Fprintf(c.stdout, "OK: %s: %d records, anchor %s\n", what, total, last)
 	return exitOK
+}
+
+// prunedAnchorError says why the anchor an (--anchor, or the signed
+// anchor file signed) cannot be checked: its record was in a rotated file
+// that the host pruned (audit.max_files), the log now following after.
+// The anchor the host kept of that record, when it ended a pruned file,
+// is compared, but it is no proof (whoever rewrites the log can rewrite
+// the pruned file too), so the verification fails either way.
+func prunedAnchorError(current string, an, after audit.Anchor, signed string) error {
+	what := "the anchor " + an.String()
+	if signed != "" {
+		what = "the signed anchor " + signed + " (" + an.String() + ")"
+	}
+	msg := fmt.Sprintf("%s names record %d, which was in a rotated file the host deleted (audit.max_files): the log holds records from %d on, so the anchor cannot be checked against it; check an anchor of a later record (anchor the log more often than the host prunes it)", what, an.Seq, after.Seq+1)
+	if kept, ok, err := audit.PrunedAnchor(current, an.Seq); err == nil && ok {
+		if kept.Hash != an.Hash {
+			msg += fmt.Sprintf("; the anchor kept of that record in %s when its file was pruned, %s, differs: the log (or the pruned file) was rewritten", audit.PrunedName(current), kept)
+		} else {
+			msg += fmt.Sprintf(" (the anchor kept of it in %s when its file was pruned is the same, but that file is no proof)", audit.PrunedName(current))
+		}
+	}
+	return errors.New(msg)
 }
 
 // sameLog says whether the log file a signed anchor names (as audit

@@ -109,6 +109,38 @@ type oauthTransport struct {
 	mu      sync.Mutex
 	handler auth.OAuthHandler
 	gen     int // how many times the handler was authorized
+
+	// sent are the last access tokens sent (newest last): a server that
+	// quotes one in a failed call has it taken out (redactToken).
+	sentMu sync.Mutex
+	sent   []string
+}
+
+// maxSentTokens is how many access tokens sentTokens keeps: the current
+// one and those it replaced that calls still in flight may have carried.
+const maxSentTokens = 4
+
+// noteSent records tok as sent to the server.
+func (t *oauthTransport) noteSent(tok string) {
+	if tok == "" {
+		return
+	}
+	t.sentMu.Lock()
+	defer t.sentMu.Unlock()
+	if n := len(t.sent); n > 0 && t.sent[n-1] == tok {
+		return
+	}
+	t.sent = append(t.sent, tok)
+	if len(t.sent) > maxSentTokens {
+		t.sent = append(t.sent[:0], t.sent[len(t.sent)-maxSentTokens:]...)
+	}
+}
+
+// sentTokens returns the access tokens last sent to the server.
+func (t *oauthTransport) sentTokens() []string {
+	t.sentMu.Lock()
+	defer t.sentMu.Unlock()
+	return slices.Clone(t.sent)
 }
 
 // newOAuthTransport builds the transport of server name's oauth entry o,
@@ -166,6 +198,7 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.noteSent(tok)
 	resp, err := t.base.RoundTrip(withBearer(r, tok))
 	if err != nil || !challenged(resp) || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, err
@@ -182,6 +215,7 @@ func (t *oauthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err := t.await(r.Context(), func() (err error) { _, tok, err = t.token(); return err }); err != nil {
 		return nil, err
 	}
+	t.noteSent(tok)
 	return t.base.RoundTrip(withBearer(r2, tok))
 }
 

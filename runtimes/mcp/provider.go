@@ -477,14 +477,19 @@ func (s *server) transportFailure(tool string, err error) *abi.ToolError {
 // redactToken takes a URL server's bearer token out of a failed call's
 // error: a server or proxy quoting it ("invalid token …", an echo of its
 // request) handed it to the calling agent and into the audit record's
-// error, as the inference backend's key is not (docs/pipeline.md).
+// error, as the inference backend's key is not (docs/pipeline.md). With
+// oauth, the access tokens the bridge sent (it has no configured token).
 func (s *server) redactToken(err error) error {
 	if s.cfg.URL == "" {
 		return err
 	}
-	tok, terr := s.cfg.token()
-	if terr != nil {
-		return err
+	if tok, terr := s.cfg.token(); terr == nil {
+		err = redact.Error(err, tok, "[redacted: mcp.servers."+s.name+" token]")
 	}
-	return redact.Error(err, tok, "[redacted: mcp.servers."+s.name+" token]")
+	if ot := s.oauth.Load(); ot != nil {
+		for _, tok := range ot.sentTokens() {
+			err = redact.Error(err, tok, "[redacted: mcp.servers."+s.name+" oauth access token]")
+		}
+	}
+	return err
 }
