@@ -239,6 +239,16 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	}
 
 	// 2. depth and capabilities
+	if in.Depth < 0 {
+		// A depth counts the calls above this one: a negative one
+		// passed the limit below and gave every nested call under it
+		// as many more levels (depth -50 under a limit of 3 ran 54
+		// calls deep). The front ends refuse it; Host.Call's callers
+		// in Go are refused here.
+		terr = &abi.ToolError{Code: abi.InvalidRequest, Message: "call of " + in.Tool + " gives depth " + strconv.Itoa(in.Depth) +
+			"; a depth counts the calls above this one, 0 for a call from an agent"}
+		goto done
+	}
 	if in.Depth > h.pol.maxDepth {
 		terr = &abi.ToolError{Code: abi.DepthExceeded, Message: "call of " + in.Tool + " is nested " + strconv.Itoa(in.Depth) + " deep; the limit is " + strconv.Itoa(h.pol.maxDepth) + " (limits.max_call_depth)" + f.chainText(entry.Def.Name, in.Depth)}
 		goto done
