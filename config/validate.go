@@ -130,7 +130,7 @@ func (c *Config) Validate() error {
 		}
 		ag := c.Agents[name]
 		v.caps(p+".grants", ag.Grants)
-		v.rate(p+".rate", ag.Rate)
+		v.rate(p+".rate", ag.Rate, perCallerInstead(c.RateLimits.PerCaller))
 		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
 		}
@@ -145,15 +145,15 @@ func (c *Config) Validate() error {
 		}
 	}
 
-	v.rate("rate_limits.global", c.RateLimits.Global)
-	v.rate("rate_limits.per_caller", c.RateLimits.PerCaller)
+	v.rate("rate_limits.global", c.RateLimits.Global, "rate_limits.global: null for no global limit")
+	v.rate("rate_limits.per_caller", c.RateLimits.PerCaller, "")
 	for _, tool := range sortedKeys(c.RateLimits.PerTool) {
 		p := joinKey("rate_limits.per_tool", tool)
 		if !toolPatternRE.MatchString(tool) {
 			v.bad(p, fmt.Sprintf("%q is not a tool name or pattern (A-Z a-z 0-9 _ . - and * ?)", tool))
 		}
 		r := c.RateLimits.PerTool[tool]
-		v.rate(p, &r)
+		v.rate(p, &r, patternInstead(c.RateLimits.PerTool, tool))
 	}
 
 	spelled := map[abi.TrustLevel]string{} // a level's key spelled otherwise than its name
@@ -206,7 +206,7 @@ func (c *Config) Validate() error {
 			v.bad(p+".grants", "empty (null), which would narrow nothing: give [] for the provider to hold nothing, list what it may hold, or leave grants out to narrow nothing")
 		}
 		v.caps(p+".grants", po.Grants)
-		v.rate(p+".rate", po.Rate)
+		v.rate(p+".rate", po.Rate, "")
 	}
 
 	inf := c.Inference
@@ -248,7 +248,7 @@ func (c *Config) Validate() error {
 		v.bad("inference.api_key_header", fmt.Sprintf("%q is no header a backend reads the key from; did you mean Authorization (the default: leave api_key_header out for \"Authorization: Bearer KEY\")?", h))
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)
-	v.rate("inference.rate", inf.Rate)
+	v.rate("inference.rate", inf.Rate, "")
 	if inf.MaxConcurrent < 0 {
 		v.bad("inference.max_concurrent", fmt.Sprintf("%d is negative (leave it out, or 0, for the default %d)", inf.MaxConcurrent, DefaultInferenceConcurrency))
 	}
@@ -508,13 +508,14 @@ func UnmatchableArg(c abi.Capability) string {
 	return ""
 }
 
-func (v *validator) rate(path string, r *Rate) {
+// rate checks the rate at path; none says how to have no limit there
+// ("": leave the rate out), which a refusal of a rate of 0 tells.
+func (v *validator) rate(path string, r *Rate, none string) {
 	if r == nil {
 		return
 	}
-	none := "leave the rate out for no limit"
-	if path == "rate_limits.global" { // left out, it is the default's
-		none = "rate_limits.global: null for no global limit"
+	if none == "" {
+		none = "leave the rate out for no limit"
 	}
 	switch {
 	case math.IsNaN(r.PerSecond) || math.IsInf(r.PerSecond, 0):
@@ -533,6 +534,41 @@ func (v *validator) level(path, name string) {
 	if _, err := abi.ParseTrustLevel(name); err != nil {
 		v.bad(path, err.Error())
 	}
+}
+
+// perCallerInstead is what a refused agents.<name>.rate tells of having
+// no limit when rate_limits.per_caller is set: an agent that leaves its
+// rate out has that one ("leave the rate out for no limit" sent an
+// operator exempting an agent from per_caller to a config that held it
+// to per_caller's rate). "" when per_caller is not set.
+func perCallerInstead(perCaller *Rate) string {
+	if perCaller == nil {
+		return ""
+	}
+	return fmt.Sprintf("left out, the agent has rate_limits.per_caller's %v/s; no agent is exempt from it, but a per_second above what it will ever call is no limit", perCaller.PerSecond)
+}
+
+// patternInstead is what a refused rate_limits.per_tool entry for tool
+// tells of having no limit when a pattern key of perTool matches tool:
+// left out, the tool has that pattern's rate (the longest pattern's, as
+// the host picks it). "" when none matches.
+func patternInstead(perTool map[string]Rate, tool string) string {
+	if strings.ContainsAny(tool, "*?") {
+		return ""
+	}
+	best := ""
+	for k := range perTool {
+		if !strings.ContainsAny(k, "*?") || !abi.Glob(k, tool) {
+			continue
+		}
+		if best == "" || len(k) > len(best) || len(k) == len(best) && k < best {
+			best = k
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("left out, %s has the rate of %s, %v/s; a per_second above what it will ever be called is no limit", tool, joinKey("rate_limits.per_tool", best), perTool[best].PerSecond)
 }
 
 // BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)); a
