@@ -237,7 +237,7 @@ func grantList(g abi.Grants) string {
 // could not, nor what its provider was not granted. (Cached per grant set
 // and provider record, so this is a lock-free map read.)
 func (f *frame) nestedGrants() abi.Grants {
-	return f.h.grants.intersect(f.grants, f.entry.Provider)
+	return f.h.grants.intersect(f.grants, f.entry.Provider, f.h.reg)
 }
 
 // CallTool implements abi.Env: the nested call re-enters the pipeline as
