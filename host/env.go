@@ -179,6 +179,20 @@ func (f *frame) chainText(tool string, depth int) string {
 	return b.String()
 }
 
+// chainAgent is the agent that started the chain of calls f is part of,
+// or "" when that is unknown (the top frame has ended: an abandoned
+// call's ancestors may have).
+func (f *frame) chainAgent() string {
+	top := f
+	for a := f.parent.Load(); a != nil; a = a.parent.Load() {
+		top = a
+	}
+	if top.ended.Load() {
+		return ""
+	}
+	return top.caller
+}
+
 // holdsNone names who on the way to nested call f holds no grant of kind
 // (the agent that started the chain, the providers it came through),
 // when its grants hold none: the message's "caller" is the provider
