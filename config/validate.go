@@ -504,6 +504,43 @@ func UnmatchableArg(c abi.Capability) string {
 		if strings.Trim(c.Arg, "0123456789abcdef:.*?") != "" || strings.Contains(c.Arg, ".") && strings.LastIndexByte(c.Arg, ':') > strings.IndexByte(c.Arg, '.') {
 			return "a port is in no host name (Network(host) allows every port of the host; name the host alone, e.g. Network(api.example.com))"
 		}
+		if why := ipv6PatternUnmatchable(c.Arg); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// ipv6PatternUnmatchable says why an IPv6 pattern p (one with wildcards:
+// an address alone is put in canonical form when parsed) can match no
+// host, or "". Hosts are matched in canonical form (abi.NetworkHost): an
+// IPv6 address in hex groups without leading zeros (RFC 5952) and never
+// with a dotted tail, an IPv4-mapped one as its IPv4 address. So
+// Network(::ffff:10.0.0.*) and Network(2001:0db8::*) were taken, and
+// allowed nothing.
+func ipv6PatternUnmatchable(p string) string {
+	if strings.Contains(p, ".") {
+		// A host with a colon (an IPv6 address) has no dot.
+		if v4 := p[strings.LastIndexByte(p, ':')+1:]; strings.HasPrefix(p, "::ffff:") && strings.Trim(v4, "0123456789.*?") == "" {
+			return "an IPv4-mapped address is matched as its IPv4 address: write Network(" + v4 + ")"
+		}
+		return "an IPv6 address is matched in hex groups (Network(64:ff9b::a00:1), not 64:ff9b::10.0.0.1), so a pattern holding both ':' and '.' matches no host"
+	}
+	for _, g := range strings.Split(p, ":") {
+		if strings.ContainsAny(g, "*?") {
+			continue
+		}
+		const canonical = "an IPv6 address is matched in canonical form, whose groups have at most 4 hex digits and no leading zero (RFC 5952)"
+		if len(g) > 4 {
+			return canonical + ": the group " + strconv.Quote(g) + " has " + strconv.Itoa(len(g))
+		}
+		if len(g) > 1 && g[0] == '0' {
+			t := strings.TrimLeft(g, "0")
+			if t == "" {
+				t = "0"
+			}
+			return canonical + ": write " + strconv.Quote(t) + " for the group " + strconv.Quote(g)
+		}
 	}
 	return ""
 }
