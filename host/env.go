@@ -212,7 +212,7 @@ func (f *frame) holdsNone(kind string) string {
 func (h *Host) providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
 	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
 	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
-		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Trust, []string{req.String()})
+		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Source, p.Trust, []string{req.String()})
 	} else if c, why := unmatchableAsk(asked, req.Kind); why != "" {
 		msg += ". It asked for " + c.String() + ", which grants nothing: " + why
 	} else {
