@@ -497,6 +497,11 @@ func UnmatchableArg(c abi.Capability) string {
 			return "no space can be named so (" + strings.TrimPrefix(err.Error(), space.ErrInvalid.Error()+": ") + ")"
 		}
 	}
+	if c.Kind == abi.CapNetwork && strings.ContainsAny(c.Arg, "*?") && strings.ContainsAny(c.Arg, "0123456789") && strings.Trim(c.Arg, "0123456789.*?") == "" {
+		if why := ipv4PatternUnmatchable(c.Arg); why != "" {
+			return why
+		}
+	}
 	if c.Kind == abi.CapNetwork && strings.Contains(c.Arg, ":") {
 		// An IPv6 address (pattern) holds only hex digits and colons, its
 		// dotted IPv4 tail after the last colon; anything else is
@@ -506,6 +511,32 @@ func UnmatchableArg(c abi.Capability) string {
 		}
 		if why := ipv6PatternUnmatchable(c.Arg); why != "" {
 			return why
+		}
+	}
+	return ""
+}
+
+// ipv4PatternUnmatchable says why an IPv4 address pattern p (digits,
+// dots and wildcards: such a pattern matches addresses only; without a
+// wildcard the text is a host name) can match no address, or "".
+// Addresses are matched in canonical form: four numbers
+// from 0 to 255 without leading zeros, so Network(192.168.001.*) and
+// Network(10.0.0.1.*) were taken and allowed nothing. A number next to a
+// wildcard may be part of a longer one and is not judged.
+func ipv4PatternUnmatchable(p string) string {
+	const canonical = "an IPv4 address is matched in canonical form, four numbers from 0 to 255 without leading zeros"
+	groups := strings.Split(p, ".")
+	if len(groups) > 4 {
+		return canonical + ": the pattern holds " + strconv.Itoa(len(groups)-1) + " dots"
+	}
+	for _, g := range groups {
+		if g == "" || strings.ContainsAny(g, "*?") {
+			continue
+		}
+		if n, err := strconv.Atoi(g); err != nil || n > 255 {
+			return canonical + ": " + strconv.Quote(g) + " is over 255"
+		} else if len(g) > 1 && g[0] == '0' {
+			return canonical + ": write " + strconv.Quote(strconv.Itoa(n)) + " for " + strconv.Quote(g)
 		}
 	}
 	return ""
