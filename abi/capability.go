@@ -34,7 +34,12 @@ type Capability struct {
 }
 
 var argKinds = map[string]bool{CapReadSpace: true, CapWriteSpace: true, CapNetwork: true, CapCallTool: true}
-var noArgKinds = map[string]bool{CapInference: true}
+
+// noArgKinds are held or not: an argument would make a custom pattern
+// that the host's own check of the bare kind reads its own way (a
+// provider asking for Clock(wall) got a WebAssembly guest's fake clock,
+// and one asking for Random() the real random source, without a word).
+var noArgKinds = map[string]bool{CapInference: true, CapClock: true, CapRandom: true}
 
 // ParseCapability parses "Kind" or "Kind(arg)". Known kinds are checked for
 // whether they take an argument.

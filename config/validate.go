@@ -130,7 +130,7 @@ func (c *Config) Validate() error {
 		}
 		ag := c.Agents[name]
 		v.caps(p+".grants", ag.Grants)
-		v.rate(p+".rate", ag.Rate)
+		v.rate(p+".rate", ag.Rate, perCallerInstead(c.RateLimits.PerCaller))
 		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
 		}
@@ -145,15 +145,15 @@ func (c *Config) Validate() error {
 		}
 	}
 
-	v.rate("rate_limits.global", c.RateLimits.Global)
-	v.rate("rate_limits.per_caller", c.RateLimits.PerCaller)
+	v.rate("rate_limits.global", c.RateLimits.Global, "rate_limits.global: null for no global limit")
+	v.rate("rate_limits.per_caller", c.RateLimits.PerCaller, "")
 	for _, tool := range sortedKeys(c.RateLimits.PerTool) {
 		p := joinKey("rate_limits.per_tool", tool)
 		if !toolPatternRE.MatchString(tool) {
 			v.bad(p, fmt.Sprintf("%q is not a tool name or pattern (A-Z a-z 0-9 _ . - and * ?)", tool))
 		}
 		r := c.RateLimits.PerTool[tool]
-		v.rate(p, &r)
+		v.rate(p, &r, patternInstead(c.RateLimits.PerTool, tool))
 	}
 
 	spelled := map[abi.TrustLevel]string{} // a level's key spelled otherwise than its name
@@ -206,7 +206,7 @@ func (c *Config) Validate() error {
 			v.bad(p+".grants", "empty (null), which would narrow nothing: give [] for the provider to hold nothing, list what it may hold, or leave grants out to narrow nothing")
 		}
 		v.caps(p+".grants", po.Grants)
-		v.rate(p+".rate", po.Rate)
+		v.rate(p+".rate", po.Rate, "")
 	}
 
 	inf := c.Inference
@@ -248,7 +248,7 @@ func (c *Config) Validate() error {
 		v.bad("inference.api_key_header", fmt.Sprintf("%q is no header a backend reads the key from; did you mean Authorization (the default: leave api_key_header out for \"Authorization: Bearer KEY\")?", h))
 	}
 	v.positiveDur("inference.timeout", inf.Timeout)
-	v.rate("inference.rate", inf.Rate)
+	v.rate("inference.rate", inf.Rate, "")
 	if inf.MaxConcurrent < 0 {
 		v.bad("inference.max_concurrent", fmt.Sprintf("%d is negative (leave it out, or 0, for the default %d)", inf.MaxConcurrent, DefaultInferenceConcurrency))
 	}
@@ -497,6 +497,11 @@ func UnmatchableArg(c abi.Capability) string {
 			return "no space can be named so (" + strings.TrimPrefix(err.Error(), space.ErrInvalid.Error()+": ") + ")"
 		}
 	}
+	if c.Kind == abi.CapNetwork && strings.ContainsAny(c.Arg, "*?") && strings.ContainsAny(c.Arg, "0123456789") && strings.Trim(c.Arg, "0123456789.*?") == "" {
+		if why := ipv4PatternUnmatchable(c.Arg); why != "" {
+			return why
+		}
+	}
 	if c.Kind == abi.CapNetwork && strings.Contains(c.Arg, ":") {
 		// An IPv6 address (pattern) holds only hex digits and colons, its
 		// dotted IPv4 tail after the last colon; anything else is
@@ -504,17 +509,81 @@ func UnmatchableArg(c abi.Capability) string {
 		if strings.Trim(c.Arg, "0123456789abcdef:.*?") != "" || strings.Contains(c.Arg, ".") && strings.LastIndexByte(c.Arg, ':') > strings.IndexByte(c.Arg, '.') {
 			return "a port is in no host name (Network(host) allows every port of the host; name the host alone, e.g. Network(api.example.com))"
 		}
+		if why := ipv6PatternUnmatchable(c.Arg); why != "" {
+			return why
+		}
 	}
 	return ""
 }
 
-func (v *validator) rate(path string, r *Rate) {
+// ipv4PatternUnmatchable says why an IPv4 address pattern p (digits,
+// dots and wildcards: such a pattern matches addresses only; without a
+// wildcard the text is a host name) can match no address, or "".
+// Addresses are matched in canonical form: four numbers
+// from 0 to 255 without leading zeros, so Network(192.168.001.*) and
+// Network(10.0.0.1.*) were taken and allowed nothing. A number next to a
+// wildcard may be part of a longer one and is not judged.
+func ipv4PatternUnmatchable(p string) string {
+	const canonical = "an IPv4 address is matched in canonical form, four numbers from 0 to 255 without leading zeros"
+	groups := strings.Split(p, ".")
+	if len(groups) > 4 {
+		return canonical + ": the pattern holds " + strconv.Itoa(len(groups)-1) + " dots"
+	}
+	for _, g := range groups {
+		if g == "" || strings.ContainsAny(g, "*?") {
+			continue
+		}
+		if n, err := strconv.Atoi(g); err != nil || n > 255 {
+			return canonical + ": " + strconv.Quote(g) + " is over 255"
+		} else if len(g) > 1 && g[0] == '0' {
+			return canonical + ": write " + strconv.Quote(strconv.Itoa(n)) + " for " + strconv.Quote(g)
+		}
+	}
+	return ""
+}
+
+// ipv6PatternUnmatchable says why an IPv6 pattern p (one with wildcards:
+// an address alone is put in canonical form when parsed) can match no
+// host, or "". Hosts are matched in canonical form (abi.NetworkHost): an
+// IPv6 address in hex groups without leading zeros (RFC 5952) and never
+// with a dotted tail, an IPv4-mapped one as its IPv4 address. So
+// Network(::ffff:10.0.0.*) and Network(2001:0db8::*) were taken, and
+// allowed nothing.
+func ipv6PatternUnmatchable(p string) string {
+	if strings.Contains(p, ".") {
+		// A host with a colon (an IPv6 address) has no dot.
+		if v4 := p[strings.LastIndexByte(p, ':')+1:]; strings.HasPrefix(p, "::ffff:") && strings.Trim(v4, "0123456789.*?") == "" {
+			return "an IPv4-mapped address is matched as its IPv4 address: write Network(" + v4 + ")"
+		}
+		return "an IPv6 address is matched in hex groups (Network(64:ff9b::a00:1), not 64:ff9b::10.0.0.1), so a pattern holding both ':' and '.' matches no host"
+	}
+	for _, g := range strings.Split(p, ":") {
+		if strings.ContainsAny(g, "*?") {
+			continue
+		}
+		const canonical = "an IPv6 address is matched in canonical form, whose groups have at most 4 hex digits and no leading zero (RFC 5952)"
+		if len(g) > 4 {
+			return canonical + ": the group " + strconv.Quote(g) + " has " + strconv.Itoa(len(g))
+		}
+		if len(g) > 1 && g[0] == '0' {
+			t := strings.TrimLeft(g, "0")
+			if t == "" {
+				t = "0"
+			}
+			return canonical + ": write " + strconv.Quote(t) + " for the group " + strconv.Quote(g)
+		}
+	}
+	return ""
+}
+
+// rate checks the rate at path; none says how to have no limit there
+// ("": leave the rate out), which a refusal of a rate of 0 tells.
+func (v *validator) rate(path string, r *Rate, none string) {
 	if r == nil {
 		return
 	}
-	none := "leave the rate out for no limit"
-	if path == "rate_limits.global" { // left out, it is the default's
-		none = "rate_limits.global: null for no global limit"
+	if none == "" {
+		none = "leave the rate out for no limit"
 	}
 	switch {
 	case math.IsNaN(r.PerSecond) || math.IsInf(r.PerSecond, 0):
@@ -533,6 +602,41 @@ func (v *validator) level(path, name string) {
 	if _, err := abi.ParseTrustLevel(name); err != nil {
 		v.bad(path, err.Error())
 	}
+}
+
+// perCallerInstead is what a refused agents.<name>.rate tells of having
+// no limit when rate_limits.per_caller is set: an agent that leaves its
+// rate out has that one ("leave the rate out for no limit" sent an
+// operator exempting an agent from per_caller to a config that held it
+// to per_caller's rate). "" when per_caller is not set.
+func perCallerInstead(perCaller *Rate) string {
+	if perCaller == nil {
+		return ""
+	}
+	return fmt.Sprintf("left out, the agent has rate_limits.per_caller's %v/s; no agent is exempt from it, but a per_second above what it will ever call is no limit", perCaller.PerSecond)
+}
+
+// patternInstead is what a refused rate_limits.per_tool entry for tool
+// tells of having no limit when a pattern key of perTool matches tool:
+// left out, the tool has that pattern's rate (the longest pattern's, as
+// the host picks it). "" when none matches.
+func patternInstead(perTool map[string]Rate, tool string) string {
+	if strings.ContainsAny(tool, "*?") {
+		return ""
+	}
+	best := ""
+	for k := range perTool {
+		if !strings.ContainsAny(k, "*?") || !abi.Glob(k, tool) {
+			continue
+		}
+		if best == "" || len(k) > len(best) || len(k) == len(best) && k < best {
+			best = k
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("left out, %s has the rate of %s, %v/s; a per_second above what it will ever be called is no limit", tool, joinKey("rate_limits.per_tool", best), perTool[best].PerSecond)
 }
 
 // BurstOf returns r's burst, defaulting to max(1, ceil(PerSecond)); a

@@ -179,6 +179,20 @@ func (f *frame) chainText(tool string, depth int) string {
 	return b.String()
 }
 
+// chainAgent is the agent that started the chain of calls f is part of,
+// or "" when that is unknown (the top frame has ended: an abandoned
+// call's ancestors may have).
+func (f *frame) chainAgent() string {
+	top := f
+	for a := f.parent.Load(); a != nil; a = a.parent.Load() {
+		top = a
+	}
+	if top.ended.Load() {
+		return ""
+	}
+	return top.caller
+}
+
 // holdsNone names who on the way to nested call f holds no grant of kind
 // (the agent that started the chain, the providers it came through),
 // when its grants hold none: the message's "caller" is the provider
@@ -198,7 +212,7 @@ func (f *frame) holdsNone(kind string) string {
 func (h *Host) providerDenied(p *registry.ProviderRecord, req abi.Capability) *abi.ToolError {
 	msg := "provider " + p.Info.ID + " (trust " + p.Trust.String() + ") does not hold " + req.String() + "; grants: " + grantList(p.Grants)
 	if asked, err := abi.ParseGrants(p.Info.Capabilities); err == nil && asked.Allows(req) {
-		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Trust, []string{req.String()})
+		msg += ". It asked for it, but " + h.pol.whyDropped(p.Info.ID, p.Source, p.Trust, []string{req.String()})
 	} else if c, why := unmatchableAsk(asked, req.Kind); why != "" {
 		msg += ". It asked for " + c.String() + ", which grants nothing: " + why
 	} else {
@@ -237,7 +251,7 @@ func grantList(g abi.Grants) string {
 // could not, nor what its provider was not granted. (Cached per grant set
 // and provider record, so this is a lock-free map read.)
 func (f *frame) nestedGrants() abi.Grants {
-	return f.h.grants.intersect(f.grants, f.entry.Provider)
+	return f.h.grants.intersect(f.grants, f.entry.Provider, f.h.reg)
 }
 
 // CallTool implements abi.Env: the nested call re-enters the pipeline as

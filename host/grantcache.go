@@ -33,8 +33,8 @@ func keyOf(g abi.Grants, p *registry.ProviderRecord) grantKey {
 	return grantKey{caller: unsafe.Pointer(unsafe.SliceData(g)), n: len(g), prov: p}
 }
 
-// intersect returns caller ∩ p.Grants, cached.
-func (c *grantCache) intersect(caller abi.Grants, p *registry.ProviderRecord) abi.Grants {
+// intersect returns caller ∩ p.Grants, cached while reg registers p.
+func (c *grantCache) intersect(caller abi.Grants, p *registry.ProviderRecord, reg *registry.Registry) abi.Grants {
 	k := keyOf(caller, p)
 	if m := c.m.Load(); m != nil {
 		if g, ok := (*m)[k]; ok {
@@ -44,6 +44,15 @@ func (c *grantCache) intersect(caller abi.Grants, p *registry.ProviderRecord) ab
 	g := abi.Intersect(caller, p.Grants)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if reg != nil && reg.Provider(p.Info.ID) != p {
+		// A call of a provider removed or replaced while it ran: its
+		// entry, made after forget cleared the record's, would keep
+		// the record (and the closed provider's implementation) until
+		// the cache is next cleared. The registry changes before
+		// forget takes c.mu, so either forget drops an entry made
+		// before it or this sees the record gone.
+		return g
+	}
 	old := c.m.Load()
 	next := map[grantKey]abi.Grants{}
 	if old != nil && len(*old) < maxGrantCache {

@@ -270,7 +270,7 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if len(dropped) > 0 {
 		h.log.Warn("provider capabilities reduced by trust policy",
 			"provider", reg.Provider.ID, "trust", trust.String(), "dropped", dropped,
-			"hint", h.pol.whyDropped(reg.Provider.ID, trust, dropped))
+			"hint", h.pol.whyDropped(reg.Provider.ID, meta.Source, trust, dropped))
 	}
 	for _, def := range reg.Tools {
 		for _, r := range def.CapabilityRequired {

@@ -239,6 +239,16 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	}
 
 	// 2. depth and capabilities
+	if in.Depth < 0 {
+		// A depth counts the calls above this one: a negative one
+		// passed the limit below and gave every nested call under it
+		// as many more levels (depth -50 under a limit of 3 ran 54
+		// calls deep). The front ends refuse it; Host.Call's callers
+		// in Go are refused here.
+		terr = &abi.ToolError{Code: abi.InvalidRequest, Message: "call of " + in.Tool + " gives depth " + strconv.Itoa(in.Depth) +
+			"; a depth counts the calls above this one, 0 for a call from an agent"}
+		goto done
+	}
 	if in.Depth > h.pol.maxDepth {
 		terr = &abi.ToolError{Code: abi.DepthExceeded, Message: "call of " + in.Tool + " is nested " + strconv.Itoa(in.Depth) + " deep; the limit is " + strconv.Itoa(h.pol.maxDepth) + " (limits.max_call_depth)" + f.chainText(entry.Def.Name, in.Depth)}
 		goto done
@@ -255,7 +265,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 		}
 		goto done
 	}
-	if terr = checkPermission(f.caller, f.maxPerm, entry, !parentDeadline.IsZero()); terr != nil {
+	if terr = checkPermission(f.caller, f.maxPerm, entry, nestedFrame(f, parentDeadline)); terr != nil {
 		goto done
 	}
 
@@ -570,11 +580,20 @@ func (h *Host) nestedDenied(f *frame, te *abi.ToolError) *abi.ToolError {
 // permissionNames are the permission levels by config.PermissionRank.
 var permissionNames = [...]string{abi.PermissionPublic, abi.PermissionLow, abi.PermissionMedium, abi.PermissionHigh, abi.PermissionCritical}
 
+// nestedFrame is f when it is a nested call (one with its parent's
+// deadline), else nil.
+func nestedFrame(f *frame, parentDeadline time.Time) *frame {
+	if parentDeadline.IsZero() {
+		return nil
+	}
+	return f
+}
+
 // checkPermission is the per-tool policy's permission gate (part of check
 // 3): the tool's permission level must not exceed the caller's ceiling
-// (agents.<name>.max_permission; a nested call inherits the ceiling of
-// the agent that started it).
-func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool) *abi.ToolError {
+// (agents.<name>.max_permission; a nested call, nested not nil, inherits
+// the ceiling of the agent that started it).
+func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested *frame) *abi.ToolError {
 	level := e.Def.PermissionLevel
 	rank, ok := config.PermissionRank(level)
 	if !ok {
@@ -586,8 +605,15 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested bool
 	max := permissionNames[maxPerm]
 	msg := "tool " + e.Def.Name + "@" + e.Def.Version + " has permission level " + level + "; caller " + strconv.Quote(caller) +
 		" may call tools up to level " + max
-	if nested {
-		msg += " (a nested call keeps the ceiling of the agent that started it)"
+	if nested != nil {
+		// Which agent's setting that is: "the agent that started it"
+		// alone left the operator to find it (the caller is the
+		// provider making the call).
+		if agent := nested.chainAgent(); agent != "" {
+			msg += " (a nested call keeps the ceiling of agent " + strconv.Quote(agent) + ", which started the chain of calls: agents." + agent + ".max_permission)"
+		} else {
+			msg += " (a nested call keeps the ceiling of the agent that started it)"
+		}
 	} else {
 		msg += " (agents." + caller + ".max_permission)"
 	}
@@ -937,7 +963,7 @@ func (h *Host) MayCall(agent string, e *registry.Entry) error {
 	if terr := checkCaps(agent, ag.grants, e, false); terr != nil {
 		return terr
 	}
-	if terr := checkPermission(agent, ag.maxPerm, e, false); terr != nil {
+	if terr := checkPermission(agent, ag.maxPerm, e, nil); terr != nil {
 		return terr
 	}
 	return nil

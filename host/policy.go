@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -248,11 +249,13 @@ func (p *policy) providerGrants(id, source string, trust abi.TrustLevel, request
 }
 
 // whyDropped says which setting keeps the capabilities dropped (asked for
-// by provider id, at level trust) from it: providers.<id>.grants for those
-// its trust level's caps allow but that list does not, trust.caps for the
-// others. A provider narrowed by its grants was told to raise its trust
-// level, which changes nothing.
-func (p *policy) whyDropped(id string, trust abi.TrustLevel, dropped []string) string {
+// by provider id loaded from source, at level trust) from it:
+// providers.<id>.grants for those its trust level's caps allow but that
+// list does not, trust.caps for the others. A provider narrowed by its
+// grants was told to raise its trust level, which changes nothing; one
+// whose providers.<id>.trust is bound to another source was told to set
+// providers.<id>.trust, which is set.
+func (p *policy) whyDropped(id, source string, trust abi.TrustLevel, dropped []string) string {
 	var byGrants, byTrust []string
 	ov := p.overrides[id]
 	for _, s := range dropped {
@@ -273,9 +276,26 @@ func (p *policy) whyDropped(id string, trust abi.TrustLevel, dropped []string) s
 		if len(dropped) > 1 {
 			what = strings.Join(byTrust, ", ")
 		}
-		why = append(why, "trust level "+trust.String()+" does not allow "+what+" (trust.caps): "+trustHint)
+		hint := trustHint
+		if bound := p.trustNotApplied(id, source); bound != "" && p.levelAllows(p.overrides[id].trust, byTrust) {
+			hint = "providers." + id + ".trust (" + p.overrides[id].cfg.Trust + ") is not applied: it is bound to providers." + id + ".source " +
+				strconv.Quote(bound) + ", and this provider is loaded from " + strconv.Quote(source) +
+				": set the source to where it is loaded from, or sign its Adapter Card, or vouch for its plugin folder (trust.folders); see docs/trust.md"
+		}
+		why = append(why, "trust level "+trust.String()+" does not allow "+what+" (trust.caps): "+hint)
 	}
 	return strings.Join(why, "; ")
+}
+
+// levelAllows reports whether trust level t's caps allow every one of
+// caps.
+func (p *policy) levelAllows(t abi.TrustLevel, caps []string) bool {
+	for _, s := range caps {
+		if c, err := abi.ParseCapability(s); err != nil || !p.trustCap(t).Allows(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // trustNotApplied returns the providers.<id>.source that kept the

@@ -171,7 +171,7 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 }
 
 // localAddrError: a host name resolved to an address of the host's own
-// machine (or its link).
+// machine (or its link), or of a cloud's metadata service.
 type localAddrError struct {
 	host string
 	addr netip.Addr
@@ -182,24 +182,38 @@ func (e *localAddrError) Error() string {
 	if e.addr.IsLoopback() {
 		or = " (or connect to localhost under Network(localhost))"
 	}
-	return e.host + " resolves to " + e.addr.String() + ", an address of this machine or its link (loopback, unspecified or link-local): a Network(host name) grant reaches another machine; grant Network(" + e.addr.String() + ")" + or + " to reach it"
+	what := "an address of this machine or its link (loopback, unspecified or link-local)"
+	if metadataAddrs[e.addr] {
+		what = "the address of a cloud's instance metadata service"
+	}
+	return e.host + " resolves to " + e.addr.String() + ", " + what + ": a Network(host name) grant reaches another machine; grant Network(" + e.addr.String() + ")" + or + " to reach it"
+}
+
+// metadataAddrs are the clouds' instance metadata services that are not
+// link-local, and so not refused as such: AWS's IPv6 endpoint (a unique
+// local address) and Alibaba Cloud's (in the shared address space). They
+// hand out the instance's credentials to whoever asks from it.
+var metadataAddrs = map[netip.Addr]bool{
+	netip.MustParseAddr("fd00:ec2::254"):   true,
+	netip.MustParseAddr("100.100.100.200"): true,
 }
 
 // namedLocal refuses the address a host name resolved to when it is
-// loopback, unspecified or link-local. Network(api.example.com) names
-// another machine, and whoever controls that name's DNS (the tool's
-// vendor, a rebinding attacker) could otherwise point it at 127.0.0.1 and
-// reach the services of the host's own machine (the host's /metrics, a
-// local inference server, a database bound to loopback) or a cloud's
-// metadata service (169.254.169.254). The address itself, or localhost,
-// granted as such, reaches them.
+// loopback, unspecified or link-local, or a cloud's metadata service
+// (metadataAddrs). Network(api.example.com) names another machine, and
+// whoever controls that name's DNS (the tool's vendor, a rebinding
+// attacker) could otherwise point it at 127.0.0.1 and reach the services
+// of the host's own machine (the host's /metrics, a local inference
+// server, a database bound to loopback) or a cloud's metadata service
+// (169.254.169.254, fd00:ec2::254: only the first was refused). The
+// address itself, or localhost, granted as such, reaches them.
 func namedLocal(host, address string) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return nil
 	}
 	a := ap.Addr().Unmap()
-	if a.IsLoopback() || a.IsUnspecified() || a.IsLinkLocalUnicast() {
+	if a.IsLoopback() || a.IsUnspecified() || a.IsLinkLocalUnicast() || metadataAddrs[a] {
 		return &localAddrError{host: host, addr: a}
 	}
 	return nil
