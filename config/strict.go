@@ -281,7 +281,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 			w.duration(n, path, via)
 			return
 		}
-		if w.leadingZero(n, path, via) {
+		if w.leadingZero(n, path, via) || w.sizeWithUnit(n, path, via) {
 			return
 		}
 		// A whole number past the field's range was refused with "want a
@@ -333,6 +333,85 @@ func (w *walker) leadingZero(n *yaml.Node, path string, via *yaml.Node) bool {
 	w.bad(n, path, fmt.Sprintf("%s has a leading 0, which makes YAML read it as octal (010 is 8): write it without the leading 0, or with 0o for octal", n.Value), via)
 	return true
 }
+
+// sizeWithUnit refuses a size written with a unit (10MiB, 2 GB, 512k) for
+// a key that takes a whole number of bytes (a name ending in _bytes) or
+// of MiB (_mib, _mb), saying the number to write: yaml.v3 said "cannot
+// unmarshal !!str `10MiB` into int64", not the key's unit nor how many
+// bytes 10MiB is. A unit that may be decimal or binary (MB, M) gets both
+// numbers. It reports whether n is one.
+func (w *walker) sizeWithUnit(n *yaml.Node, path string, via *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return false
+	}
+	key := path[strings.LastIndexByte(path, '.')+1:]
+	var unit int64
+	var unitName string
+	switch {
+	case strings.HasSuffix(key, "_bytes"):
+		unit, unitName = 1, "bytes"
+	case strings.HasSuffix(key, "_mib") || strings.HasSuffix(key, "_mb"):
+		unit, unitName = 1<<20, "MiB"
+	default:
+		return false
+	}
+	m := sizeRE.FindStringSubmatch(strings.TrimSpace(n.Value))
+	if m == nil || m[2] == "" && (m[3] != "" || m[4] == "") {
+		return false
+	}
+	num, ok := new(big.Rat).SetString(m[1])
+	if !ok {
+		return false
+	}
+	prefix := strings.ToUpper(m[2])
+	power := strings.Index("KMGTP", prefix) + 1 // 0: no prefix (bytes)
+	if prefix == "" {
+		power = 0
+	}
+	// in returns the value in the key's unit when it is whole and fits.
+	in := func(base int64) (string, bool) {
+		v := new(big.Rat).Mul(num, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(base), big.NewInt(int64(power)), nil)))
+		v.Quo(v, new(big.Rat).SetInt64(unit))
+		if !v.IsInt() || !v.Num().IsInt64() {
+			return "", false
+		}
+		return v.Num().String(), true
+	}
+	shown := strings.TrimRight(strings.TrimRight(m[1], "0"), ".")
+	if !strings.Contains(m[1], ".") {
+		shown = m[1]
+	}
+	var write []string
+	switch {
+	case power == 0 || m[3] != "": // bytes, or KiB, Mi...: binary
+		if v, ok := in(1024); ok {
+			write = append(write, v)
+		}
+	default: // MB, M: decimal or binary
+		dec, decOK := in(1000)
+		bin, binOK := in(1024)
+		decName := strings.ToLower(prefix[:1])
+		if prefix != "K" {
+			decName = prefix
+		}
+		if decOK {
+			write = append(write, fmt.Sprintf("%s (%s %sB)", dec, shown, decName))
+		}
+		if binOK {
+			write = append(write, fmt.Sprintf("%s (%s %siB)", bin, shown, prefix))
+		}
+	}
+	msg := fmt.Sprintf("%q has a unit: the key takes a whole number of %s, without one", n.Value, unitName)
+	if len(write) > 0 {
+		msg += ": write " + strings.Join(write, " or ")
+	}
+	w.bad(n, path, msg, via)
+	return true
+}
+
+// sizeRE matches a size with a unit: a number, then a prefix (k, M, G, T,
+// P; "i" for binary) and "B", or either alone.
+var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?)\s*([kKmMgGtTpP]?)([iI]?)([bB]?)$`)
 
 // leadingZeroRE matches a number with a leading 0 before a digit.
 var leadingZeroRE = regexp.MustCompile(`^[-+]?0[0-9_]*[0-9]`)
