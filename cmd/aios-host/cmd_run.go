@@ -107,7 +107,7 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 		}
 		return exitOK
 	}
-	warnUnmatchedSettings(cfg, h.Registry(), log)
+	warnUnmatchedSettings(cfg, h, log)
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
 		"providers", len(h.Registry().Providers()),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
+	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/registry"
 )
@@ -18,14 +19,21 @@ type unmatchedSetting struct {
 	Key     string // "providers.org.x", "rate_limits.per_tool.echo"
 	Kind    string // "provider" or "tool"
 	Suggest string // the closest served name, or ""
+	// Disabled: a providers.<id>.disabled entry whose provider the host
+	// never found (it disables nothing).
+	Disabled bool
 }
 
 // unmatchedSettings returns the providers.<id> and rate_limits.per_tool
 // keys of cfg that name no provider or tool in reg: a misspelt id or tool
 // name leaves its trust, grants or rate unapplied, silently. A disabled
-// provider is not expected to be served; a per_tool pattern with * or ? is
-// unmatched only when no served tool matches it.
-func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSetting {
+// provider is not expected to be served: its entry is unmatched when
+// disabledSeen (Host.DisabledSeen) says no provider with its id was found
+// and skipped and a served provider's id is close to it, as a misspelt id
+// disabled nothing, and the provider meant was served, without a word. A
+// per_tool pattern with * or ? is unmatched only when no served tool
+// matches it.
+func unmatchedSettings(cfg *config.Config, reg *registry.Registry, disabledSeen func(id string) bool) []unmatchedSetting {
 	provs := map[string]bool{}
 	var provNames []string
 	for _, p := range reg.Providers() {
@@ -51,10 +59,17 @@ func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSe
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if cfg.Providers[id].Disabled || provs[id] {
+		disabled := cfg.Providers[id].Disabled
+		if provs[id] || disabled && disabledSeen(id) {
 			continue
 		}
-		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: editdist.Closest(id, provNames, max(2, len(id)/4))})
+		suggest := editdist.Closest(id, provNames, max(2, len(id)/4))
+		if disabled && suggest == "" {
+			// Disabled ahead of its install, most likely: nothing
+			// served is what it may have meant.
+			continue
+		}
+		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: suggest, Disabled: disabled})
 	}
 	names := make([]string, 0, len(cfg.RateLimits.PerTool))
 	for name := range cfg.RateLimits.PerTool {
@@ -87,9 +102,12 @@ func unmatchedSettings(cfg *config.Config, reg *registry.Registry) []unmatchedSe
 // warnUnmatchedSettings logs each setting of unmatchedSettings once the
 // plugins are loaded. A provider or tool that arrives later (hot reload)
 // still gets its settings: this is a warning, not an error.
-func warnUnmatchedSettings(cfg *config.Config, reg *registry.Registry, log *slog.Logger) {
-	for _, u := range unmatchedSettings(cfg, reg) {
+func warnUnmatchedSettings(cfg *config.Config, h *host.Host, log *slog.Logger) {
+	for _, u := range unmatchedSettings(cfg, h.Registry(), h.DisabledSeen) {
 		msg := fmt.Sprintf("%s names no %s the host serves, so it applies to nothing (a %s loaded later still gets it)", u.Key, u.Kind, u.Kind)
+		if u.Disabled {
+			msg = fmt.Sprintf("%s is disabled, but names no provider the host found, so it disables nothing (a provider loaded later is disabled)", u.Key)
+		}
 		if u.Suggest != "" {
 			msg += fmt.Sprintf("; did you mean %q?", u.Suggest)
 		}
