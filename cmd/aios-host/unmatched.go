@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"maps"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,6 +14,8 @@ import (
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/registry"
+	"github.com/aios-host/aios-host/runtimes/js"
+	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
 // unmatchedSetting is a per-provider or per-tool setting of the config that
@@ -71,6 +76,7 @@ func unmatchedSettings(cfg *config.Config, reg *registry.Registry, disabledSeen 
 		}
 		out = append(out, unmatchedSetting{Key: config.JoinKey("providers", id), Kind: "provider", Suggest: suggest, Disabled: disabled})
 	}
+	out = append(out, unmatchedRuntimeOverrides(cfg, reg, provNames)...)
 	names := make([]string, 0, len(cfg.RateLimits.PerTool))
 	for name := range cfg.RateLimits.PerTool {
 		names = append(names, name)
@@ -113,4 +119,57 @@ func warnUnmatchedSettings(cfg *config.Config, h *host.Host, log *slog.Logger) {
 		}
 		log.Warn(msg, "setting", u.Key)
 	}
+}
+
+// unmatchedRuntimeOverrides returns the per-provider keys of the runtime
+// sections that name no provider reg serves: runtimes.wasm.providers (by
+// provider id, or the name of a provider's .wasm file without its
+// extension, as wasm.Config.LimitsFor looks them up) and
+// runtimes.js.provider_budgets_mib (by id). A misspelt one left its
+// provider on the runtime's defaults without a word. provNames are the
+// served providers' ids, sorted.
+func unmatchedRuntimeOverrides(cfg *config.Config, reg *registry.Registry, provNames []string) []unmatchedSetting {
+	// Decoded as the loaders decode them (the file was checked at start:
+	// a section that does not decode has nothing to compare).
+	var wcfg wasm.Config
+	var jcfg js.Config
+	if cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg) != nil {
+		wcfg = wasm.Config{}
+	}
+	if cfg.Decode(cfg.Runtimes["js"], "runtimes.js", &jcfg) != nil {
+		jcfg = js.Config{}
+	}
+	if len(wcfg.Providers) == 0 && len(jcfg.ProviderBudgets) == 0 {
+		return nil
+	}
+	ids := map[string]bool{}
+	stems := map[string]bool{}
+	var stemNames []string
+	for _, p := range reg.Providers() {
+		ids[p.Info.ID] = true
+		if strings.HasSuffix(p.Source, ".wasm") {
+			stem := strings.TrimSuffix(filepath.Base(p.Source), filepath.Ext(p.Source))
+			if !stems[stem] {
+				stems[stem] = true
+				stemNames = append(stemNames, stem)
+			}
+		}
+	}
+	sort.Strings(stemNames)
+	var out []unmatchedSetting
+	for _, key := range slices.Sorted(maps.Keys(wcfg.Providers)) {
+		if ids[key] || stems[key] {
+			continue
+		}
+		out = append(out, unmatchedSetting{Key: config.JoinKey("runtimes.wasm.providers", key), Kind: "provider",
+			Suggest: editdist.Closest(key, append(slices.Clone(provNames), stemNames...), max(2, len(key)/4))})
+	}
+	for _, id := range slices.Sorted(maps.Keys(jcfg.ProviderBudgets)) {
+		if ids[id] {
+			continue
+		}
+		out = append(out, unmatchedSetting{Key: config.JoinKey("runtimes.js.provider_budgets_mib", id), Kind: "provider",
+			Suggest: editdist.Closest(id, provNames, max(2, len(id)/4))})
+	}
+	return out
 }
