@@ -119,7 +119,7 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 		// Read at start only: an edit while the host runs is said to
 		// take a restart, or, when it would not load, why.
 		go watchConfigFile(ctx, c.configFile, runFlags{data: c.data, plugins: len(c.plugins) > 0, socket: *socket != "",
-			http: c.httpFrom == "flag", engine: c.engine != "", wire: c.wire != ""}, started, log)
+			http: c.httpFrom == "flag", engine: c.engine, wire: c.wire}, started, log)
 	}
 	<-ctx.Done()
 	first := time.Now()

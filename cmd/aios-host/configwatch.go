@@ -192,10 +192,10 @@ func (f runFlags) replacedKeys() []flagKey {
 	if f.http {
 		keys = append(keys, flagKey{[]string{"server", "http"}, "--http"})
 	}
-	if f.engine {
+	if f.engine != "" {
 		keys = append(keys, flagKey{[]string{"runtimes", "wasm", "engine"}, "--engine"})
 	}
-	if f.wire {
+	if f.wire != "" {
 		keys = append(keys, flagKey{[]string{"runtimes", "js", "wire"}, "--wire"}, flagKey{[]string{"runtimes", "python", "wire"}, "--wire"})
 	}
 	return keys
@@ -242,8 +242,8 @@ type runFlags struct {
 	plugins bool   // --plugins given
 	socket  bool   // --socket given
 	http    bool   // --http given
-	engine  bool   // --engine given
-	wire    bool   // --wire given
+	engine  string // --engine ("": not given)
+	wire    string // --wire ("": not given)
 }
 
 // checkConfig is checkConfigFile for a host run with flags, which
@@ -255,7 +255,19 @@ func checkConfig(path string, flags runFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSections(cfg); err != nil {
+	// --engine and --wire replace keys of the runtime sections, as run
+	// applies them (cli.config): what the file says there is not read.
+	if flags.engine != "" {
+		if err := setWasmEngine(cfg, flags.engine); err != nil {
+			return err
+		}
+	}
+	if flags.wire != "" {
+		if err := setWire(cfg, flags.wire); err != nil {
+			return err
+		}
+	}
+	if err := checkSections(cfg, flags.http); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
 	}
 	// server.socket as run probes it before it binds it: anything but a
@@ -333,13 +345,15 @@ func checkPathKind(cfg *config.Config, key, p string, dir bool) error {
 	return nil
 }
 
-// checkSections checks the sections of cfg its owners decode.
-func checkSections(cfg *config.Config) error {
+// checkSections checks the sections of cfg its owners decode; httpFlag
+// says run was given --http, which replaces server.http.
+func checkSections(cfg *config.Config, httpFlag bool) error {
 	if err := server.CheckAuth(cfg); err != nil {
 		return err
 	}
-	// server.http as run checks it before binding it (cmd_serve.go).
-	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" {
+	// server.http as run checks it before binding it (cmd_serve.go),
+	// unless --http replaces it.
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" && !httpFlag {
 		if err := checkListenAddr(sc.HTTP); err != nil {
 			return fmt.Errorf("server.http: %s: %w", sc.HTTP, err)
 		}

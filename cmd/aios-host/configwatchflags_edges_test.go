@@ -37,7 +37,7 @@ func TestConfigEditOfFlagKeysNoRestart(t *testing.T) {
 	logs := &lockedBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	flags := runFlags{data: filepath.Join(dir, "data"), plugins: true, wire: true}
+	flags := runFlags{data: filepath.Join(dir, "data"), plugins: true, wire: "json"}
 	go func() {
 		defer close(done)
 		watchConfigFile(ctx, cfgPath, flags, []byte(started), slog.New(slog.NewTextHandler(logs, nil)))
@@ -52,4 +52,27 @@ func TestConfigEditOfFlagKeysNoRestart(t *testing.T) {
 	}
 	write("data: /srv/b\nplugins: [/srv/q]\nlimits:\n  max_call_depth: 9\nruntimes:\n  js:\n    wire: json\n")
 	waitLogged(t, logs, "restart it to apply", 1)
+}
+
+// TestConfigCheckTakesRunFlags: the check of an edited config file
+// (would a restart load it?) ignored that --http, --wire and --engine
+// replace server.http, runtimes.*.wire and runtimes.wasm.engine: a value
+// there that run never reads under those flags was logged as "the
+// configuration file was edited and now does not load … a restart would
+// fail", which it would not. Checked with the flags, such an edit is one
+// of keys the command line replaces; the same edit without the flags
+// still does not load.
+func TestConfigCheckTakesRunFlags(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "host.yaml")
+	body := "server:\n  http: nonsense\nruntimes:\n  js:\n    wire: xml\n  python:\n    wire: xml\n"
+	if err := os.WriteFile(cfgPath, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkConfig(cfgPath, runFlags{http: true, wire: "json", engine: "wazero"}); err != nil {
+		t.Errorf("with --http, --wire and --engine: %v", err)
+	}
+	if err := checkConfig(cfgPath, runFlags{}); err == nil {
+		t.Error("without the flags the file loaded")
+	}
 }
