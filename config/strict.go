@@ -99,7 +99,19 @@ type walker struct {
 	nulls  map[string]bool    // paths of lists given as null (nil: not recorded)
 	values map[int][]valueAt  // line → typed value nodes on it, for yaml.v3's type errors
 	seen   map[walkVisit]bool // (node, type) pairs checked
-	errs   errList
+	// aliasUses are, by anchored node, the places (beyond the first) an
+	// alias or a merge used it, in the file's order: yaml.v3 decodes and
+	// reports an error inside it once per use (typeErrors).
+	aliasUses map[*yaml.Node][]aliasUse
+	nodeAt    map[string]*yaml.Node // key path → its value node, made by aliasUseOf
+	errs      errList
+}
+
+// aliasUse is a place an anchored node was used again: the key path of
+// that use and the alias it was written with.
+type aliasUse struct {
+	path string
+	via  *yaml.Node
 }
 
 type walkVisit struct {
@@ -120,7 +132,7 @@ func newWalker(file string, lines map[string]int, shared map[string]bool) *walke
 	if shared == nil {
 		shared = map[string]bool{}
 	}
-	return &walker{file: file, lines: lines, shared: shared, values: map[int][]valueAt{}, seen: map[walkVisit]bool{}}
+	return &walker{file: file, lines: lines, shared: shared, values: map[int][]valueAt{}, seen: map[walkVisit]bool{}, aliasUses: map[*yaml.Node][]aliasUse{}}
 }
 
 // setLine records the line of path; the first record wins (a mapping's own
@@ -179,8 +191,8 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		}
 		return
 	}
+	var alias *yaml.Node
 	if n.Kind == yaml.AliasNode {
-		var alias *yaml.Node
 		if n, alias = resolveAlias(n); n == nil {
 			return // unknown anchor: Decode reports it
 		}
@@ -191,6 +203,9 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		// Checked already, through another path: the lines of its keys
 		// are recorded under that path only.
 		w.shared[path] = true
+		if alias != nil {
+			w.aliasUses[n] = append(w.aliasUses[n], aliasUse{path, alias})
+		}
 		return
 	}
 	w.seen[visit] = true
@@ -629,6 +644,7 @@ func (w *walker) typeErrors(err error) error {
 	}
 	var errs errList
 	named := map[string]bool{} // paths an error names already
+	said := map[string]int{}   // errors given, by file line, path and words
 	for _, msg := range te.Errors {
 		e := &Error{File: w.file, Msg: msg}
 		if m := lineRE.FindStringSubmatch(msg); m != nil {
@@ -650,9 +666,49 @@ func (w *walker) typeErrors(err error) error {
 				e.Path = onLine
 			}
 		}
+		// yaml.v3 decodes an anchored value at each of its uses, and
+		// says an error in it again at each: the same line, path and
+		// words. A repeat names the use it comes from, or is left out.
+		if k := said[e.Error()]; k > 0 {
+			said[e.Error()]++
+			if !w.aliasUseOf(e, k) {
+				continue
+			}
+		} else {
+			said[e.Error()] = 1
+		}
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+// aliasUseOf rewrites e, an error about a value inside an anchored node
+// said again by yaml.v3 for the k-th use (beyond the first) of that node,
+// to name the key of that use and its alias. It reports whether it found
+// the use.
+func (w *walker) aliasUseOf(e *Error, k int) bool {
+	if w.nodeAt == nil {
+		w.nodeAt = map[string]*yaml.Node{}
+		for _, vs := range w.values {
+			for _, v := range vs {
+				w.nodeAt[v.path] = v.n
+			}
+		}
+	}
+	// The anchored node is e's value or encloses it: its path is e's cut
+	// before a '.' or '[', the longest first.
+	for i := len(e.Path); i > 0; i-- {
+		if i < len(e.Path) && e.Path[i] != '.' && e.Path[i] != '[' {
+			continue
+		}
+		if uses := w.aliasUses[w.nodeAt[e.Path[:i]]]; len(uses) >= k {
+			u := uses[k-1]
+			e.Path = u.path + e.Path[i:]
+			e.Msg += fmt.Sprintf(" (through the alias *%s at line %d)", u.via.Value, u.via.Line)
+			return true
+		}
+	}
+	return false
 }
 
 var duplicateRE = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
