@@ -154,10 +154,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	expand := func(list []string) []string {
 		out := make([]string, 0, len(list))
 		for _, p := range list {
-			if len(p) > 1 && p[:2] == "~/" {
-				p = config.ExpandHome(p)
-			}
-			out = append(out, p)
+			out = append(out, config.ExpandHome(p)) // "~/", "~name/"
 		}
 		return out
 	}
