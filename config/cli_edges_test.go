@@ -40,7 +40,7 @@ func TestTypeErrorsSayWhatToWrite(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"rate_limits:\n  global: 10/s\n", "c.yaml:2: rate_limits.global: cannot unmarshal !!str `10/s` into config.Rate (want a mapping such as {per_second: 10, burst: 20})"},
 		{"limits:\n  max_deadline: 5\n", "(want a duration such as 30s"},
-		{"audit:\n  max_bytes: 1MiB\n", "(want a whole number)"},
+		{"audit:\n  max_bytes: lots\n", "(want a whole number)"}, // 1MiB: TestSizeUnitsSayBytes
 		{"rate_limits:\n  global: {per_second: fast}\n", "(want a number)"},
 	} {
 		_, err := Parse([]byte(tc.yaml), "c.yaml")

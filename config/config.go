@@ -652,17 +652,38 @@ func (c *Config) UnmatchedTrustFolders(also ...string) []string {
 }
 
 // ExpandHome returns p with a leading "~" or "~/" replaced by the home
-// folder (p itself when it has none, or when there is no home folder), as
-// every path setting of the configuration reads it.
+// folder, and a leading "~name" or "~name/" by the home folder of the
+// account name, as a shell reads them (p itself when it has none, or
+// when there is no such home folder: see tildeUser), as every path setting
+// of the configuration reads it.
 func ExpandHome(p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
+	if !strings.HasPrefix(p, "~") {
 		return p
 	}
-	home := HomeDir()
+	name, rest, _ := strings.Cut(p[1:], "/")
+	home := ""
+	if name == "" {
+		home = HomeDir()
+	} else if u, err := user.Lookup(name); err == nil && filepath.IsAbs(u.HomeDir) {
+		// "~aios/state" was left as it was: a folder named "~aios"
+		// in the working directory.
+		home = u.HomeDir
+	}
 	if home == "" {
 		return p
 	}
-	return filepath.Join(home, strings.TrimPrefix(p, "~"))
+	return filepath.Join(home, rest)
+}
+
+// tildeUser returns name when p, a path setting after ExpandHome, still
+// starts with "~name": no account has that name (or a home folder), and
+// the path would make a folder named "~name" in the working directory.
+func tildeUser(p string) string {
+	if !strings.HasPrefix(p, "~") {
+		return ""
+	}
+	name, _, _ := strings.Cut(p[1:], "/")
+	return name
 }
 
 // HomeDir is $HOME (os.UserHomeDir), else, when it is not set (a systemd

@@ -99,7 +99,19 @@ type walker struct {
 	nulls  map[string]bool    // paths of lists given as null (nil: not recorded)
 	values map[int][]valueAt  // line → typed value nodes on it, for yaml.v3's type errors
 	seen   map[walkVisit]bool // (node, type) pairs checked
-	errs   errList
+	// aliasUses are, by anchored node, the places (beyond the first) an
+	// alias or a merge used it, in the file's order: yaml.v3 decodes and
+	// reports an error inside it once per use (typeErrors).
+	aliasUses map[*yaml.Node][]aliasUse
+	nodeAt    map[string]*yaml.Node // key path → its value node, made by aliasUseOf
+	errs      errList
+}
+
+// aliasUse is a place an anchored node was used again: the key path of
+// that use and the alias it was written with.
+type aliasUse struct {
+	path string
+	via  *yaml.Node
 }
 
 type walkVisit struct {
@@ -120,7 +132,7 @@ func newWalker(file string, lines map[string]int, shared map[string]bool) *walke
 	if shared == nil {
 		shared = map[string]bool{}
 	}
-	return &walker{file: file, lines: lines, shared: shared, values: map[int][]valueAt{}, seen: map[walkVisit]bool{}}
+	return &walker{file: file, lines: lines, shared: shared, values: map[int][]valueAt{}, seen: map[walkVisit]bool{}, aliasUses: map[*yaml.Node][]aliasUse{}}
 }
 
 // setLine records the line of path; the first record wins (a mapping's own
@@ -179,8 +191,8 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		}
 		return
 	}
+	var alias *yaml.Node
 	if n.Kind == yaml.AliasNode {
-		var alias *yaml.Node
 		if n, alias = resolveAlias(n); n == nil {
 			return // unknown anchor: Decode reports it
 		}
@@ -191,6 +203,9 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		// Checked already, through another path: the lines of its keys
 		// are recorded under that path only.
 		w.shared[path] = true
+		if alias != nil {
+			w.aliasUses[n] = append(w.aliasUses[n], aliasUse{path, alias})
+		}
 		return
 	}
 	w.seen[visit] = true
@@ -281,7 +296,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 			w.duration(n, path, via)
 			return
 		}
-		if w.leadingZero(n, path, via) {
+		if w.leadingZero(n, path, via) || w.sizeWithUnit(n, path, via) {
 			return
 		}
 		// A whole number past the field's range was refused with "want a
@@ -333,6 +348,85 @@ func (w *walker) leadingZero(n *yaml.Node, path string, via *yaml.Node) bool {
 	w.bad(n, path, fmt.Sprintf("%s has a leading 0, which makes YAML read it as octal (010 is 8): write it without the leading 0, or with 0o for octal", n.Value), via)
 	return true
 }
+
+// sizeWithUnit refuses a size written with a unit (10MiB, 2 GB, 512k) for
+// a key that takes a whole number of bytes (a name ending in _bytes) or
+// of MiB (_mib, _mb), saying the number to write: yaml.v3 said "cannot
+// unmarshal !!str `10MiB` into int64", not the key's unit nor how many
+// bytes 10MiB is. A unit that may be decimal or binary (MB, M) gets both
+// numbers. It reports whether n is one.
+func (w *walker) sizeWithUnit(n *yaml.Node, path string, via *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return false
+	}
+	key := path[strings.LastIndexByte(path, '.')+1:]
+	var unit int64
+	var unitName string
+	switch {
+	case strings.HasSuffix(key, "_bytes"):
+		unit, unitName = 1, "bytes"
+	case strings.HasSuffix(key, "_mib") || strings.HasSuffix(key, "_mb"):
+		unit, unitName = 1<<20, "MiB"
+	default:
+		return false
+	}
+	m := sizeRE.FindStringSubmatch(strings.TrimSpace(n.Value))
+	if m == nil || m[2] == "" && (m[3] != "" || m[4] == "") {
+		return false
+	}
+	num, ok := new(big.Rat).SetString(m[1])
+	if !ok {
+		return false
+	}
+	prefix := strings.ToUpper(m[2])
+	power := strings.Index("KMGTP", prefix) + 1 // 0: no prefix (bytes)
+	if prefix == "" {
+		power = 0
+	}
+	// in returns the value in the key's unit when it is whole and fits.
+	in := func(base int64) (string, bool) {
+		v := new(big.Rat).Mul(num, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(base), big.NewInt(int64(power)), nil)))
+		v.Quo(v, new(big.Rat).SetInt64(unit))
+		if !v.IsInt() || !v.Num().IsInt64() {
+			return "", false
+		}
+		return v.Num().String(), true
+	}
+	shown := strings.TrimRight(strings.TrimRight(m[1], "0"), ".")
+	if !strings.Contains(m[1], ".") {
+		shown = m[1]
+	}
+	var write []string
+	switch {
+	case power == 0 || m[3] != "": // bytes, or KiB, Mi...: binary
+		if v, ok := in(1024); ok {
+			write = append(write, v)
+		}
+	default: // MB, M: decimal or binary
+		dec, decOK := in(1000)
+		bin, binOK := in(1024)
+		decName := strings.ToLower(prefix[:1])
+		if prefix != "K" {
+			decName = prefix
+		}
+		if decOK {
+			write = append(write, fmt.Sprintf("%s (%s %sB)", dec, shown, decName))
+		}
+		if binOK {
+			write = append(write, fmt.Sprintf("%s (%s %siB)", bin, shown, prefix))
+		}
+	}
+	msg := fmt.Sprintf("%q has a unit: the key takes a whole number of %s, without one", n.Value, unitName)
+	if len(write) > 0 {
+		msg += ": write " + strings.Join(write, " or ")
+	}
+	w.bad(n, path, msg, via)
+	return true
+}
+
+// sizeRE matches a size with a unit: a number, then a prefix (k, M, G, T,
+// P; "i" for binary) and "B", or either alone.
+var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?)\s*([kKmMgGtTpP]?)([iI]?)([bB]?)$`)
 
 // leadingZeroRE matches a number with a leading 0 before a digit.
 var leadingZeroRE = regexp.MustCompile(`^[-+]?0[0-9_]*[0-9]`)
@@ -550,6 +644,7 @@ func (w *walker) typeErrors(err error) error {
 	}
 	var errs errList
 	named := map[string]bool{} // paths an error names already
+	said := map[string]int{}   // errors given, by file line, path and words
 	for _, msg := range te.Errors {
 		e := &Error{File: w.file, Msg: msg}
 		if m := lineRE.FindStringSubmatch(msg); m != nil {
@@ -571,9 +666,49 @@ func (w *walker) typeErrors(err error) error {
 				e.Path = onLine
 			}
 		}
+		// yaml.v3 decodes an anchored value at each of its uses, and
+		// says an error in it again at each: the same line, path and
+		// words. A repeat names the use it comes from, or is left out.
+		if k := said[e.Error()]; k > 0 {
+			said[e.Error()]++
+			if !w.aliasUseOf(e, k) {
+				continue
+			}
+		} else {
+			said[e.Error()] = 1
+		}
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+// aliasUseOf rewrites e, an error about a value inside an anchored node
+// said again by yaml.v3 for the k-th use (beyond the first) of that node,
+// to name the key of that use and its alias. It reports whether it found
+// the use.
+func (w *walker) aliasUseOf(e *Error, k int) bool {
+	if w.nodeAt == nil {
+		w.nodeAt = map[string]*yaml.Node{}
+		for _, vs := range w.values {
+			for _, v := range vs {
+				w.nodeAt[v.path] = v.n
+			}
+		}
+	}
+	// The anchored node is e's value or encloses it: its path is e's cut
+	// before a '.' or '[', the longest first.
+	for i := len(e.Path); i > 0; i-- {
+		if i < len(e.Path) && e.Path[i] != '.' && e.Path[i] != '[' {
+			continue
+		}
+		if uses := w.aliasUses[w.nodeAt[e.Path[:i]]]; len(uses) >= k {
+			u := uses[k-1]
+			e.Path = u.path + e.Path[i:]
+			e.Msg += fmt.Sprintf(" (through the alias *%s at line %d)", u.via.Value, u.via.Line)
+			return true
+		}
+	}
+	return false
 }
 
 var duplicateRE = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)

@@ -42,6 +42,13 @@ func (c *Config) Validate() error {
 		if p == "" {
 			v.bad(fmt.Sprintf("plugins[%d]", i), "empty folder name")
 		}
+		v.tildeUser(fmt.Sprintf("plugins[%d]", i), p)
+	}
+	v.tildeUser("data", c.Data)
+	v.tildeUser("spaces", c.Spaces)
+	v.tildeUser("audit.path", c.Audit.Path)
+	for _, folder := range sortedKeys(c.Trust.Folders) {
+		v.tildeUser(joinKey("trust.folders", folder), folder)
 	}
 	if c.Data == "" {
 		v.bad("data", "empty data directory")
@@ -429,6 +436,15 @@ func (v *validator) badAt(line int, path, msg string) {
 		file = "config"
 	}
 	v.errs.add(&Error{File: file, Line: line, Path: path, Msg: msg})
+}
+
+// tildeUser refuses a path setting p that starts with "~name" for a name
+// no account has (ExpandHome left it as it was): it would be a folder
+// named "~name" in the working directory, made without a word.
+func (v *validator) tildeUser(path, p string) {
+	if name := tildeUser(p); name != "" {
+		v.bad(path, fmt.Sprintf("%q: no account is named %s, whose home folder ~%s would be (write the folder's path; \"~/\" is your own home folder)", p, name, name))
+	}
 }
 
 func (v *validator) positive(path string, n int) {

@@ -127,6 +127,20 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, fmt.Errorf("%s: %s: give token or token_env, not both", cfg.Where(p), p)
 		}
 	}
+	// An empty folder name was the working directory: every file there
+	// was tried as a card or tool.aios.yaml (plugins: [""] is refused
+	// as well, by config.Validate).
+	for _, ds := range []struct {
+		key  string
+		dirs []string
+	}{{"discovery.dirs", c.Dirs}, {"discovery.desktop_dirs", c.DesktopDirs}} {
+		for i, d := range ds.dirs {
+			if d == "" {
+				p := fmt.Sprintf("%s[%d]", ds.key, i)
+				return c, fmt.Errorf("%s: %s: empty folder name", cfg.Where(p), p)
+			}
+		}
+	}
 	if c.Debounce <= 0 {
 		c.Debounce = DefaultDebounce
 	}
@@ -140,10 +154,7 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	expand := func(list []string) []string {
 		out := make([]string, 0, len(list))
 		for _, p := range list {
-			if len(p) > 1 && p[:2] == "~/" {
-				p = config.ExpandHome(p)
-			}
-			out = append(out, p)
+			out = append(out, config.ExpandHome(p)) // "~/", "~name/"
 		}
 		return out
 	}

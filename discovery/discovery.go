@@ -2850,6 +2850,7 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 	}
 	if ov, ok := d.override(card.Adapter.ID); ok && ov.Disabled {
 		// Skipped at load, as the config says: its code does not run.
+		d.h.NoteDisabled(card.Adapter.ID)
 		return nil, fmt.Errorf("%s: provider %s is disabled by providers.%s.disabled in the config", desc, card.Adapter.ID, card.Adapter.ID)
 	}
 	switch {

@@ -89,6 +89,20 @@ func loadRecovering(ctx context.Context, l abi.Loader, src abi.Source) (p abi.Pr
 // discovery before it hashes one for its Adapter Card.
 func (h *Host) MaxPluginBytes() int64 { return h.pol.maxPluginBytes }
 
+// NoteDisabled records that provider id, which providers.<id>.disabled
+// disables, was found and skipped before it reached the host (an Adapter
+// Card's id, a built-in provider): see DisabledSeen.
+func (h *Host) NoteDisabled(id string) { h.pol.disabledSeen.Store(id, true) }
+
+// DisabledSeen reports whether a provider with id was found and not loaded
+// because providers.<id>.disabled disables it (refused by the host, or
+// noted with NoteDisabled). A disabled override never seen names no
+// provider the host found: a misspelt id disables nothing.
+func (h *Host) DisabledSeen(id string) bool {
+	_, ok := h.pol.disabledSeen.Load(id)
+	return ok
+}
+
 // checkPluginFile refuses, before any loader reads it, a plugin path that
 // is not a regular file or a folder (a FIFO would block the reader for
 // good, a device would never end: /dev/zero), a file over max bytes, or

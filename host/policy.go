@@ -42,6 +42,10 @@ type policy struct {
 
 	trustCaps [abi.System + 1]abi.Grants
 	overrides map[string]providerOverride
+	// disabledSeen holds the ids of the providers a disabled override
+	// kept from loading (DisabledSeen): an override of providers.<id>
+	// that never does names, most likely, a misspelt id.
+	disabledSeen sync.Map // provider id → true
 
 	maxParams, maxResult, maxDepth int
 	maxTools                       int   // tools one provider may register
@@ -309,5 +313,12 @@ func (p *policy) trustNotApplied(id, source string) string {
 	return ov.cfg.Source
 }
 
-// disabled reports whether the config disables provider id.
-func (p *policy) disabled(id string) bool { return p.overrides[id].disabled }
+// disabled reports whether the config disables provider id, noting a
+// disabled one as seen (Host.DisabledSeen).
+func (p *policy) disabled(id string) bool {
+	if !p.overrides[id].disabled {
+		return false
+	}
+	p.disabledSeen.Store(id, true)
+	return true
+}

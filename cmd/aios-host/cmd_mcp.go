@@ -88,7 +88,7 @@ Claude Desktop (claude_desktop_config.json):
 	if err := d.Start(ctx); err != nil {
 		return c.fail(err)
 	}
-	warnUnmatchedSettings(h.Config(), h.Registry(), log)
+	warnUnmatchedSettings(h.Config(), h, log)
 	s, err := mcpserver.New(mcpserver.Options{Host: h, Logger: log, Version: buildVersion()})
 	if err != nil {
 		return c.fail(err)

@@ -107,7 +107,7 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 		}
 		return exitOK
 	}
-	warnUnmatchedSettings(cfg, h.Registry(), log)
+	warnUnmatchedSettings(cfg, h, log)
 	log.Info("aios-host serving",
 		"tools", len(h.Registry().Tools()),
 		"providers", len(h.Registry().Providers()),
@@ -118,7 +118,8 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	if c.configFile != "" {
 		// Read at start only: an edit while the host runs is said to
 		// take a restart, or, when it would not load, why.
-		go watchConfigFile(ctx, c.configFile, runFlags{data: c.data, plugins: len(c.plugins) > 0, socket: *socket != ""}, started, log)
+		go watchConfigFile(ctx, c.configFile, runFlags{data: c.data, plugins: len(c.plugins) > 0, socket: *socket != "",
+			http: c.httpFrom == "flag", engine: c.engine, wire: c.wire}, started, log)
 	}
 	<-ctx.Done()
 	first := time.Now()

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/aios-host/aios-host/audit"
@@ -105,19 +106,99 @@ func watchConfigFile(ctx context.Context, path string, flags runFlags, started [
 			log.Info("the configuration file was edited, its settings the ones the running host read (comments or layout only): nothing to apply", "file", path)
 			continue
 		}
+		if changed := flags.replacedKeys(); len(changed) > 0 && sameSettings(data, started, changed...) {
+			// Only keys a flag of run replaces changed (data with
+			// --data): a restart with the same command line applies
+			// nothing (it was said to be a change to restart for).
+			log.Info("the configuration file was edited only in keys the command line replaces: nothing for a restart with the same flags to apply", "file", path, "keys", changedKeys(data, started, changed))
+			continue
+		}
 		log.Warn("the configuration file changed: the running host keeps the configuration it started with; restart it to apply the change", "file", path)
 	}
 }
 
 // sameSettings says whether two texts of the config file give the same
 // settings: the same YAML values, whatever their comments, layout,
-// quoting or anchors (both must parse).
-func sameSettings(a, b []byte) bool {
+// quoting or anchors (both must parse), the keys without left out of
+// both.
+func sameSettings(a, b []byte, without ...flagKey) bool {
 	var va, vb any
 	if yaml.Unmarshal(a, &va) != nil || yaml.Unmarshal(b, &vb) != nil {
 		return false
 	}
+	for _, k := range without {
+		dropKey(va, k.path)
+		dropKey(vb, k.path)
+	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// changedKeys names those of keys whose values differ in the texts a and
+// b, each with the flag that replaces it: "data (--data)".
+func changedKeys(a, b []byte, keys []flagKey) string {
+	var names []string
+	for _, k := range keys {
+		var others []flagKey
+		for _, o := range keys {
+			if o.String() != k.String() {
+				others = append(others, o)
+			}
+		}
+		if !sameSettings(a, b, others...) {
+			names = append(names, k.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// dropKey removes the key at path (a key of a mapping, of a mapping...)
+// from v, a YAML document decoded into any.
+func dropKey(v any, path []string) {
+	for i, name := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if i == len(path)-1 {
+			delete(m, name)
+			return
+		}
+		v = m[name]
+	}
+}
+
+// flagKey is a key of the config file that a flag of run replaces.
+type flagKey struct {
+	path []string // {"server", "socket"}
+	flag string   // "--socket"
+}
+
+func (k flagKey) String() string { return strings.Join(k.path, ".") + " (" + k.flag + ")" }
+
+// replacedKeys are the keys of the config file that the flags given
+// replace: their values in the file are not the running host's, and a
+// restart with the same flags would not take them either.
+func (f runFlags) replacedKeys() []flagKey {
+	var keys []flagKey
+	if f.data != "" {
+		keys = append(keys, flagKey{[]string{"data"}, "--data"})
+	}
+	if f.plugins {
+		keys = append(keys, flagKey{[]string{"plugins"}, "--plugins"})
+	}
+	if f.socket {
+		keys = append(keys, flagKey{[]string{"server", "socket"}, "--socket"})
+	}
+	if f.http {
+		keys = append(keys, flagKey{[]string{"server", "http"}, "--http"})
+	}
+	if f.engine != "" {
+		keys = append(keys, flagKey{[]string{"runtimes", "wasm", "engine"}, "--engine"})
+	}
+	if f.wire != "" {
+		keys = append(keys, flagKey{[]string{"runtimes", "js", "wire"}, "--wire"}, flagKey{[]string{"runtimes", "python", "wire"}, "--wire"})
+	}
+	return keys
 }
 
 // configAtStart is the content of the --config file path as run starts,
@@ -160,6 +241,9 @@ type runFlags struct {
 	data    string // --data ("": not given)
 	plugins bool   // --plugins given
 	socket  bool   // --socket given
+	http    bool   // --http given
+	engine  string // --engine ("": not given)
+	wire    string // --wire ("": not given)
 }
 
 // checkConfig is checkConfigFile for a host run with flags, which
@@ -171,7 +255,19 @@ func checkConfig(path string, flags runFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSections(cfg); err != nil {
+	// --engine and --wire replace keys of the runtime sections, as run
+	// applies them (cli.config): what the file says there is not read.
+	if flags.engine != "" {
+		if err := setWasmEngine(cfg, flags.engine); err != nil {
+			return err
+		}
+	}
+	if flags.wire != "" {
+		if err := setWire(cfg, flags.wire); err != nil {
+			return err
+		}
+	}
+	if err := checkSections(cfg, flags.http); err != nil {
 		return errors.New(locateIn(cfg, err)) // with the file and line, as run says it
 	}
 	// server.socket as run probes it before it binds it: anything but a
@@ -249,13 +345,15 @@ func checkPathKind(cfg *config.Config, key, p string, dir bool) error {
 	return nil
 }
 
-// checkSections checks the sections of cfg its owners decode.
-func checkSections(cfg *config.Config) error {
+// checkSections checks the sections of cfg its owners decode; httpFlag
+// says run was given --http, which replaces server.http.
+func checkSections(cfg *config.Config, httpFlag bool) error {
 	if err := server.CheckAuth(cfg); err != nil {
 		return err
 	}
-	// server.http as run checks it before binding it (cmd_serve.go).
-	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" {
+	// server.http as run checks it before binding it (cmd_serve.go),
+	// unless --http replaces it.
+	if sc, err := server.LoadConfig(cfg); err == nil && sc.HTTP != "" && !httpFlag {
 		if err := checkListenAddr(sc.HTTP); err != nil {
 			return fmt.Errorf("server.http: %s: %w", sc.HTTP, err)
 		}

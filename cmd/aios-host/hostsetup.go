@@ -286,6 +286,7 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 		id := p.Describe().Provider.ID
 		if cfg.Providers[id].Disabled {
 			log.Info("provider disabled by config", "provider", id)
+			h.NoteDisabled(id)
 			_ = p.Close()
 			continue
 		}

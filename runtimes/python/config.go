@@ -67,6 +67,12 @@ const (
 	DefaultSpin           = 100 * time.Microsecond
 	// MaxSpin bounds runtimes.python.spin.
 	MaxSpin = time.Millisecond
+	// MaxMemoryMB (1 PiB) and MaxCPUSeconds (about 136 years) bound
+	// memory_mb and cpu_seconds: past 2^44 MiB the limit in bytes
+	// overflowed (to 1 MiB for 2^44+1), past 2^63 ns the CPU budget (to a
+	// negative one, which replaced the worker after every call).
+	MaxMemoryMB   = 1 << 30
+	MaxCPUSeconds = 1 << 32
 )
 
 // DefaultConfig returns the defaults: python3 from PATH, 4 workers per
@@ -111,8 +117,12 @@ func (c *Config) check() error {
 		return fmt.Errorf("runtimes.python.memory_mb: %d: want >= 0 (0 means no limit)", c.MemoryMB)
 	case c.MemoryMB > 0 && c.MemoryMB < 32:
 		return fmt.Errorf("runtimes.python.memory_mb: %d: CPython needs at least 32 MiB of address space", c.MemoryMB)
+	case c.MemoryMB > MaxMemoryMB:
+		return fmt.Errorf("runtimes.python.memory_mb: %d is more than %d (1 PiB): give 0 for no limit", c.MemoryMB, MaxMemoryMB)
 	case c.CPUSeconds < 0:
 		return fmt.Errorf("runtimes.python.cpu_seconds: %d: want >= 0 (0 means no limit)", c.CPUSeconds)
+	case c.CPUSeconds > MaxCPUSeconds:
+		return fmt.Errorf("runtimes.python.cpu_seconds: %d is more than %d (about 136 years): give 0 for no limit", c.CPUSeconds, MaxCPUSeconds)
 	case c.MaxProcesses < 0 || c.MaxProcesses > 0 && c.MaxProcesses < 8:
 		return fmt.Errorf("runtimes.python.max_processes: %d: want 0 (no limit) or at least 8 (a worker has a few threads)", c.MaxProcesses)
 	case c.CPUs < 0 || c.CPUs > 4096 || c.CPUs > 0 && c.CPUs < 0.01:
