@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/net/idna"
+
 	"github.com/aios-host/aios-host/internal/editdist"
 )
 
@@ -513,11 +515,21 @@ func (t *TrustLevel) UnmarshalText(b []byte) error {
 // canonical form (an IPv4-mapped IPv6 address is its IPv4 address). A zone
 // ("%eth0"), brackets, a port or anything else is refused: the pattern
 // "*.example.com" would otherwise match "::ffff:127.0.0.1%a.example.com",
-// which the resolver dials as 127.0.0.1.
+// which the resolver dials as 127.0.0.1. An internationalized name
+// (bücher.de) is its ASCII form (xn--bcher-kva.de), as the resolver looks
+// it up: a grant could not name it, and an MCP server at it required a
+// Network grant no caller could hold but Network(*).
 func NetworkHost(host string) (string, error) {
 	h := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
 	if h == "" {
 		return "", fmt.Errorf("host %q is empty", host)
+	}
+	if !isASCII(h) {
+		a, err := idna.Lookup.ToASCII(h)
+		if err != nil {
+			return "", fmt.Errorf("host %q is neither a DNS name nor an IP address (an internationalized name that does not convert to its ASCII form: %v)", host, err)
+		}
+		h = strings.ToLower(a)
 	}
 	if ip := net.ParseIP(h); ip != nil {
 		return ip.String(), nil
@@ -530,4 +542,13 @@ func NetworkHost(host string) (string, error) {
 		}
 	}
 	return h, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -185,12 +185,13 @@ func TestNetworkHost(t *testing.T) {
 		"::1":              "::1",
 		"0:0:0:0:0:0:0:1":  "::1",
 		"under_score.net":  "under_score.net",
+		"ex\u00e4mple.com": "xn--exmple-cua.com", // its ASCII form (TestNetworkHostInternationalized)
 	} {
 		if got, err := NetworkHost(in); err != nil || got != want {
 			t.Errorf("NetworkHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", ".", "::ffff:127.0.0.1%a.example.com", "127.0.0.1%x.example.com", "[::1].example.com", "a b.com", "host:80", "a/b", "ex\u00e4mple.com"} {
+	for _, bad := range []string{"", ".", "::ffff:127.0.0.1%a.example.com", "127.0.0.1%x.example.com", "[::1].example.com", "a b.com", "host:80", "a/b", "ex\u00e4mple%x.com", "\u00e4:80"} {
 		if got, err := NetworkHost(bad); err == nil {
 			t.Errorf("NetworkHost(%q) = %q, want an error", bad, got)
 		}
