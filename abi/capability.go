@@ -87,7 +87,21 @@ func networkPattern(arg string) string {
 	if arg != "." {
 		arg = strings.TrimSuffix(arg, ".")
 	}
-	return strings.ToLower(arg)
+	arg = strings.ToLower(arg)
+	if !isASCII(arg) {
+		// A pattern's internationalized labels in their ASCII form, as
+		// NetworkHost gives hosts (*.münchen.de matched no host).
+		labels := strings.Split(arg, ".")
+		for i, l := range labels {
+			if !isASCII(l) && !strings.ContainsAny(l, "*?") {
+				if a, err := idna.Lookup.ToASCII(l); err == nil {
+					labels[i] = strings.ToLower(a)
+				}
+			}
+		}
+		arg = strings.Join(labels, ".")
+	}
+	return arg
 }
 
 // typoKinds are the built-in kinds a custom kind may not be a slip away

@@ -37,4 +37,12 @@ func TestNetworkHostInternationalized(t *testing.T) {
 	if !c.Covers(need) {
 		t.Errorf("Network(bücher.de) does not allow Network(xn--bcher-kva.de)")
 	}
+	// So does a pattern, label by label.
+	w, err := ParseCapability("Network(*.München.de)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if need, _ := ParseCapability("Network(api.xn--mnchen-3ya.de)"); w.Arg != "*.xn--mnchen-3ya.de" || !w.Covers(need) {
+		t.Errorf("Network(*.München.de) holds %q; want *.xn--mnchen-3ya.de, allowing api.xn--mnchen-3ya.de", w.Arg)
+	}
 }
