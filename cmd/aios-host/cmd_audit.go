@@ -160,6 +160,17 @@ See docs/audit.md.`)
 			// Not "open …: no such file", which reads as a log deleted.
 			return c.fail(fmt.Errorf("no audit log at %s: the log is turned off (%s: audit.disabled: true), so the host writes none", current, cfg.Where("audit.disabled")))
 		}
+		if len(files) == 1 && files[0] == current && notThere(current) && notThere(audit.PrunedName(current)) {
+			// No log, and none pruned: a data folder no call was made
+			// with (the newcomer's first audit verify), or one mistyped.
+			// "open …: no such file or directory" read as a log deleted.
+			// Still exit 1: a log removed whole looks the same.
+			why := "no call has been recorded there yet (the host writes the log at its first call), or the log was removed"
+			if dir := filepath.Dir(current); notThere(dir) {
+				why = fmt.Sprintf("the folder %s does not exist: no host has written there (is the data folder, --data or $AIOS_DATA, or audit.path the one meant?)", dir)
+			}
+			return c.fail(fmt.Errorf("no audit log at %s: %s", current, why))
+		}
 		if auditListed != nil {
 			auditListed()
 		}
@@ -285,6 +296,12 @@ func sameFileAs(out string, logFiles []string, key string) string {
 		return "the public key set " + jwks + " beside the key file, which verify --signed-anchor --jwks needs"
 	}
 	return ""
+}
+
+// notThere reports whether nothing, not even a link, is at path.
+func notThere(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // auditListed, in tests, runs after audit verify listed the log's files.
