@@ -256,6 +256,13 @@ func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 // anything else as JSON, indented unless --json.
 func (c *cli) printResult(value any, asJSON bool) int {
 	if s, isString := value.(string); isString && !asJSON {
+		if stdoutIsTerminal(c.stdout) {
+			// The tool's text, as its error's is (printToolError):
+			// what a terminal acts on is escaped, so a tool's
+			// result cannot set the terminal's title or reorder the
+			// text. To a file or a pipe it is written as it is.
+			s = termText(s)
+		}
 		fmt.Fprintln(c.stdout, s)
 		return exitOK
 	}
@@ -266,6 +273,21 @@ func (c *cli) printResult(value any, asJSON bool) int {
 		return c.fail(fmt.Errorf("print result: %w", err))
 	}
 	return exitOK
+}
+
+// stdoutIsTerminal reports whether w, the command's standard output, is a
+// terminal (a character device: /dev/null is one too, where escaping
+// changes nothing anyone reads). A variable for the tests.
+var stdoutIsTerminal = func(w io.Writer) bool {
+	if ew, ok := w.(*errWriter); ok {
+		w = ew.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // writeJSON prints v as JSON (indented when pretty) and a newline, with
