@@ -440,9 +440,12 @@ func (c *cli) usageError(fs *flag.FlagSet, format string, a ...any) int {
 	return exitUsage
 }
 
-// fail prints an error and returns exitFail.
+// fail prints an error and returns exitFail. What a terminal acts on is
+// escaped (termText): an error may name a file of a folder not yet
+// trusted (inspect FOLDER's "several plugin files (…)" named a file
+// called "b\x1b]0;…\a.js" as it is, setting the terminal's title).
 func (c *cli) fail(err error) int {
-	fmt.Fprintf(c.stderr, "aios-host: %s\n", c.locate(err))
+	fmt.Fprintf(c.stderr, "aios-host: %s\n", termText(c.locate(err)))
 	return exitFail
 }
 
