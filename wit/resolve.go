@@ -3,6 +3,7 @@ package wit
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,7 +43,7 @@ func Parse(path string, opts Options) (*Resolved, error) {
 	if st.IsDir() {
 		return ParseDir(path, opts)
 	}
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +163,7 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 				}
 				dfiles = []*astFile{f}
 			case strings.HasSuffix(n, ".wasm"), strings.HasSuffix(n, ".wat"):
-				src, err := os.ReadFile(p)
+				src, err := readSource(p)
 				if err != nil {
 					return nil, err
 				}
@@ -212,9 +213,32 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 	return res, nil
 }
 
+// MaxFileBytes bounds one file of a WIT package (.wit, or its .wasm or
+// .wat encoding): a larger one is refused, as one that never ends
+// (/dev/zero, a FIFO fed without end) is, instead of being read until
+// memory runs out. The WASI packages' largest files are tens of KiB.
+const MaxFileBytes = 16 << 20
+
+// readSource reads the file at path, at most MaxFileBytes of it.
+func readSource(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err // a *PathError, naming the file
+	}
+	if len(src) > MaxFileBytes {
+		return nil, fmt.Errorf("%s is more than %d bytes, the limit for a file of a WIT package", path, MaxFileBytes)
+	}
+	return src, nil
+}
+
 // readFile reads and parses one WIT file.
 func readFile(path string) (*astFile, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
 		return nil, err
 	}

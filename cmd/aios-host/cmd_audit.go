@@ -60,11 +60,11 @@ not shown, and it exits 1.
 See docs/audit.md.`)
 	anchorFlag := nonEmptyString(fs, "anchor", "verify: an anchor `SEQ:HASH` printed by an earlier verify: the log must still hold that record")
 	afterFlag := nonEmptyString(fs, "after", "the anchor `SEQ:HASH` of the record before the first file's first record (default: the log starts at record 1)")
-	signedFlag := nonEmptyString(fs, "signed-anchor", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
-	jwksFlag := nonEmptyString(fs, "jwks", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
-	keyFlag := fs.String("key", "", "anchor: the private key `file` (PEM, from keygen)")
+	signedFlag := nonEmptyPathString(fs, "signed-anchor", "verify: a signed anchor `file` written by audit anchor (needs --jwks)")
+	jwksFlag := nonEmptyPathString(fs, "jwks", "verify: the JWKS `file` (keygen's jwks.json) that checks --signed-anchor")
+	keyFlag := pathString(fs, "key", "anchor: the private key `file` (PEM, from keygen)")
 	kidFlag := nonEmptyString(fs, "kid", "anchor: key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint)")
-	outFlag := nonEmptyString(fs, "out", "anchor: write the signed anchor to `file` instead of standard output (\"-\": standard output)")
+	outFlag := nonEmptyPathString(fs, "out", "anchor: write the signed anchor to `file` instead of standard output (\"-\": standard output)")
 	show := addShowFlags(fs)
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
@@ -159,6 +159,17 @@ See docs/audit.md.`)
 		if _, err := os.Stat(current); cfg.Audit.Disabled && len(files) == 1 && errors.Is(err, os.ErrNotExist) {
 			// Not "open …: no such file", which reads as a log deleted.
 			return c.fail(fmt.Errorf("no audit log at %s: the log is turned off (%s: audit.disabled: true), so the host writes none", current, cfg.Where("audit.disabled")))
+		}
+		if len(files) == 1 && files[0] == current && notThere(current) && notThere(audit.PrunedName(current)) {
+			// No log, and none pruned: a data folder no call was made
+			// with (the newcomer's first audit verify), or one mistyped.
+			// "open …: no such file or directory" read as a log deleted.
+			// Still exit 1: a log removed whole looks the same.
+			why := "no call has been recorded there yet (the host writes the log at its first call), or the log was removed"
+			if dir := filepath.Dir(current); notThere(dir) {
+				why = fmt.Sprintf("the folder %s does not exist: no host has written there (is the data folder, --data or $AIOS_DATA, or audit.path the one meant?)", dir)
+			}
+			return c.fail(fmt.Errorf("no audit log at %s: %s", current, why))
 		}
 		if auditListed != nil {
 			auditListed()
@@ -313,6 +324,12 @@ func sameFileAs(out string, logFiles []string, key string) string {
 		return "the public key set " + jwks + " beside the key file, which verify --signed-anchor --jwks needs"
 	}
 	return ""
+}
+
+// notThere reports whether nothing, not even a link, is at path.
+func notThere(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // auditListed, in tests, runs after audit verify listed the log's files.

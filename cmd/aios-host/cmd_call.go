@@ -143,6 +143,15 @@ Example:
 			// JSON the host does not take (nested past 512 levels, a
 			// number beyond a float64): not a syntax error to hunt for.
 			fmt.Fprintf(c.stderr, "aios-host: %s cannot be taken: %v\n", what, err)
+		case len(pos) == 2 && pos[1] != "-" && paramsFile(pos[1]) != "":
+			// A file's name (curl's @file habit too): the hint about
+			// quotes misled; say how a file's params are given.
+			file, is := paramsFile(pos[1]), "is a file"
+			if file != pos[1] {
+				is = "names the file " + file
+			}
+			fmt.Fprintf(c.stderr, "aios-host: params are not valid JSON: %v; %q %s: to call with the params it holds, give - and redirect it: aios-host call %s - < %s\n",
+				err, pos[1], is, tool, file)
 		default:
 			fmt.Fprintf(c.stderr, "aios-host: %s are not valid JSON: %v%s\n", what, err, jsonSyntaxHint(raw, err))
 		}
@@ -256,6 +265,13 @@ func (c *cli) printToolError(te *abi.ToolError, asJSON bool) int {
 // anything else as JSON, indented unless --json.
 func (c *cli) printResult(value any, asJSON bool) int {
 	if s, isString := value.(string); isString && !asJSON {
+		if stdoutIsTerminal(c.stdout) {
+			// The tool's text, as its error's is (printToolError):
+			// what a terminal acts on is escaped, so a tool's
+			// result cannot set the terminal's title or reorder the
+			// text. To a file or a pipe it is written as it is.
+			s = termText(s)
+		}
 		fmt.Fprintln(c.stdout, s)
 		return exitOK
 	}
@@ -266,6 +282,21 @@ func (c *cli) printResult(value any, asJSON bool) int {
 		return c.fail(fmt.Errorf("print result: %w", err))
 	}
 	return exitOK
+}
+
+// stdoutIsTerminal reports whether w, the command's standard output, is a
+// terminal (a character device: /dev/null is one too, where escaping
+// changes nothing anyone reads). A variable for the tests.
+var stdoutIsTerminal = func(w io.Writer) bool {
+	if ew, ok := w.(*errWriter); ok {
+		w = ew.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // writeJSON prints v as JSON (indented when pretty) and a newline, with
@@ -283,6 +314,21 @@ func writeJSON(w io.Writer, v any, pretty bool) error {
 	}
 	_, err := w.Write(termSafeJSON(b.Bytes()))
 	return err
+}
+
+// paramsFile is the file that the params argument arg names (arg, or
+// arg without a leading "@", as curl takes a file), when it is no JSON
+// and names a regular file; else "".
+func paramsFile(arg string) string {
+	for _, name := range []string{arg, strings.TrimPrefix(arg, "@")} {
+		if name == "" || strings.ContainsAny(name[:1], "{[\"") {
+			continue
+		}
+		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+			return name
+		}
+	}
+	return ""
 }
 
 // jsonSyntaxHint says where a syntax error is and, for a key or string

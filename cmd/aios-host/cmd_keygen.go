@@ -27,7 +27,7 @@ first getting the new public key beside the old ones: a crash at any point
 leaves a jwks.json that holds private.pem's public key (then run keygen
 --force again to drop the old keys from it).`)
 	alg := fs.String("alg", "ES256", "signature `algorithm`: ES256 (P-256), RS256 (RSA 3072) or EdDSA (Ed25519)")
-	out := fs.String("out", "", "output `dir` (created if missing)")
+	out := pathString(fs, "out", "output `dir` (created if missing)")
 	kid := nonEmptyString(fs, "kid", "key `id` (default: the RFC 7638 thumbprint; not empty)")
 	force := fs.Bool("force", false, "overwrite existing files")
 	pos, code, ok := c.parse(fs, args)

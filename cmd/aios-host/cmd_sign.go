@@ -23,7 +23,7 @@ RFC 8785 canonical form of the card without its "signature" member; the
 algorithm follows the key (RSA → RS256, P-256 → ES256, Ed25519 → EdDSA).
 The card must be I-JSON (valid UTF-8, no duplicate member names), as verify
 requires. See docs/trust.md.`)
-	keyFile := fs.String("key", "", "private key `file` (PEM, as written by keygen)")
+	keyFile := pathString(fs, "key", "private key `file` (PEM, as written by keygen)")
 	kid := nonEmptyString(fs, "kid", "key `id` (default: the kid of the matching key in the jwks.json beside the key file, as keygen wrote it, else the key's RFC 7638 thumbprint; not empty)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {

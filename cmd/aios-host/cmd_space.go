@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func runSpace(c *cli, args []string) int {
 	want := map[string][]string{"put": {"SPACE", "FILE"}, "get": {"SPACE", "ID"}, "list": {"SPACE"}, "spaces": nil}
 	names, known := want[pos[0]]
 	if !known {
-		return c.usageError(fs, "unknown space sub-command %q (want put, get, list or spaces)", pos[0])
+		return c.usageError(fs, "unknown space sub-command %q%s (want put, get, list or spaces)", pos[0], c.spaceMeant(pos[0], pos[1:]))
 	}
 	if got := len(pos) - 1; got != len(names) {
 		if len(names) == 0 {
@@ -124,6 +125,41 @@ func runSpace(c *cli, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// spaceAliases are the space sub-commands a newcomer tries by the name of
+// the shell's command that does the same.
+var spaceAliases = map[string]string{"ls": "list", "cat": "get", "cp": "put", "add": "put"}
+
+// spaceMeant is what an unknown space sub-command name may have meant: a
+// typo of one (as for audit's), a shell command's name (ls), or for rm and
+// its kin that nothing removes objects and where the file to remove is
+// (args: the SPACE and ID given with it). "unknown space sub-command
+// "ls"" said neither.
+func (c *cli) spaceMeant(name string, args []string) string {
+	switch name {
+	case "rm", "del", "delete", "remove", "unlink":
+		where := "DATA/spaces/SPACE/xx/… (the id's hex digits split after two)"
+		if cfg, err := c.config(); err == nil {
+			where = filepath.Join(cfg.SpacesDir(), "SPACE", "xx", "…") + " (the id's hex digits split after two)"
+			if len(args) == 2 && space.ValidateSpaceName(args[0]) == nil && space.ValidateID(args[1]) == nil {
+				h := strings.TrimPrefix(args[1], space.IDPrefix)
+				where = filepath.Join(cfg.SpacesDir(), args[0], h[:2], h[2:])
+			}
+		}
+		return fmt.Sprintf(": nothing removes objects from a space; remove one by hand: %s", termText(where))
+	}
+	near := spaceAliases[name]
+	if near == "" {
+		// As for a command's name (lsit: list).
+		if ns := editdist.Near(name, slices.Values([]string{"put", "get", "list", "spaces"}), 1); len(ns) > 0 {
+			near = ns[0]
+		}
+	}
+	if near == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", near)
 }
 
 // spacesHolding is the quoted names of the spaces holding object id.

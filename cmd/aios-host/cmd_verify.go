@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -27,7 +28,7 @@ the package, for a card in a package's aios/ folder). Keys come from --jwks (a J
 or single JWK file), --jwks-url, or else the trusted keys of the config
 (discovery.keys). Prints "valid" with the key id and trust level and exits
 0, or prints why the card is refused and exits 1.`)
-	jwksFile := nonEmptyString(fs, "jwks", "JWKS `file` with the public key(s)")
+	jwksFile := nonEmptyPathString(fs, "jwks", "JWKS `file` with the public key(s)")
 	jwksURL := nonEmptyString(fs, "jwks-url", "JWKS `URL` with the public key(s)")
 	pos, code, ok := c.parse(fs, args)
 	if !ok {
@@ -46,16 +47,22 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 			return c.usageError(fs, "--jwks-url %q: want an http or https URL, e.g. https://example.org/.well-known/jwks.json", *jwksURL)
 		}
 	}
+	// What it prints names the card's texts (its artifact path, what is
+	// wrong in it) and the files beside it: a card being verified is not
+	// yet trusted, so what a terminal acts on in them is escaped, as
+	// inspect escapes a plugin's texts (a file named "x\x1b]0;…\a.js"
+	// beside the card set the terminal's title).
+	out, note := &termWriter{w: c.stdout}, &termWriter{w: c.stderr}
 	data, err := readInputFile(pos[0], maxCardFileBytes, "an Adapter Card")
 	if err != nil {
 		return c.fail(err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		fmt.Fprintf(c.stdout, "invalid: %s is empty: no Adapter Card\n", pos[0])
+		fmt.Fprintf(out, "invalid: %s is empty: no Adapter Card\n", pos[0])
 		return exitFail
 	}
 	if err := yamlDescription(pos[0], data); err != nil {
-		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
+		fmt.Fprintf(out, "invalid: %v\n", err)
 		return exitFail
 	}
 	var keys *trust.KeyStore
@@ -99,7 +106,7 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		noKeys = len(dc.Keys) == 0
 	}
 	if _, err := discovery.ParseCard(data, pos[0]); err != nil {
-		fmt.Fprintf(c.stdout, "invalid: %v\n", err)
+		fmt.Fprintf(out, "invalid: %v\n", err)
 		return exitFail
 	}
 	v, err := trust.VerifyCard(context.Background(), data, keys)
@@ -108,45 +115,55 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		if noKeys && errors.Is(err, trust.ErrUnknownKey) {
 			hint = " (no keys were given: pass --jwks FILE or --jwks-url URL, or list keys under discovery.keys in the --config file)"
 		}
-		fmt.Fprintf(c.stdout, "invalid: %s: %v%s\n", pos[0], err, hint)
+		fmt.Fprintf(out, "invalid: %s: %v%s\n", pos[0], err, hint)
 		return exitFail
 	}
 	root, rel := cardRoot(pos[0], data)
 	if v.Artifact != nil {
 		if err := v.Artifact.Check(root); err != nil {
-			fmt.Fprintf(c.stdout, "invalid: %s: %v\n", pos[0], err)
+			fmt.Fprintf(out, "invalid: %s: %v\n", pos[0], err)
 			return exitFail
 		}
 		if c.pluginFolder(root) {
 			// Discovery loads each file there as a unit of its own.
-			fmt.Fprintf(c.stdout, "invalid: %s: a card at the top of a plugin folder cannot name an artifact, and discovery refuses it; put the card and %s in their own folder\n", pos[0], v.Artifact.Path)
+			fmt.Fprintf(out, "invalid: %s: a card at the top of a plugin folder cannot name an artifact, and discovery refuses it; put the card and %s in their own folder\n", pos[0], v.Artifact.Path)
 			return exitFail
 		}
 	} else if art := c.unpinnedArtifact(root); art != "" {
 		// Discovery refuses such a folder (run, list, mcp): verify says
 		// so too rather than "valid".
-		fmt.Fprintf(c.stdout, "invalid: %s: the card is signed but does not pin its artifact %s beside it, and discovery refuses the folder: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it\n",
+		fmt.Fprintf(out, "invalid: %s: the card is signed but does not pin its artifact %s beside it, and discovery refuses the folder: add \"artifact\": {\"path\": %q} to the card and sign it again with `aios-host sign`, which pins the file and the code beside it\n",
 			pos[0], art, art)
 		return exitFail
 	}
-	fmt.Fprintf(c.stdout, "valid: %s signed with %s by key %q (%s)", pos[0], v.Algorithm, v.KeyID, v.KeySource)
+	fmt.Fprintf(out, "valid: %s signed with %s by key %q (%s)", pos[0], v.Algorithm, v.KeyID, v.KeySource)
 	if *jwksFile == "" && *jwksURL == "" {
-		fmt.Fprintf(c.stdout, ", trust %s", v.Trust)
+		fmt.Fprintf(out, ", trust %s", v.Trust)
 	}
 	if v.Artifact != nil {
-		fmt.Fprintf(c.stdout, "; artifact %s matches sha256 %s", v.Artifact.Path, v.Artifact.SHA256)
+		fmt.Fprintf(out, "; artifact %s matches sha256 %s", v.Artifact.Path, v.Artifact.SHA256)
 		if n := len(v.Artifact.Files); n > 0 {
-			fmt.Fprintf(c.stdout, ", and %d pinned files match", n)
+			fmt.Fprintf(out, ", and %d pinned files match", n)
 		}
 	}
-	fmt.Fprintln(c.stdout)
+	fmt.Fprintln(out)
 	if v.Artifact != nil {
 		if extra, err := v.Artifact.Unpinned(root, rel); err == nil && len(extra) > 0 {
-			fmt.Fprintf(c.stderr, "note: %d files beside the card are not pinned, and the provider's runtime refuses to load them: %s (sign the card again to pin them)\n",
+			fmt.Fprintf(note, "note: %d files beside the card are not pinned, and the provider's runtime refuses to load them: %s (sign the card again to pin them)\n",
 				len(extra), strings.Join(extra, ", "))
 		}
 	}
 	return exitOK
+}
+
+// termWriter writes each Write's text through termText.
+type termWriter struct{ w io.Writer }
+
+func (t *termWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(t.w, termText(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // unpinnedArtifact returns the artifact (relative to the provider folder

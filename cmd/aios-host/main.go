@@ -274,7 +274,7 @@ func (c *cli) checkStdout(out *errWriter, code int) int {
 // globalFlags registers the flags every command accepts, before or after
 // its name.
 func (c *cli) globalFlags(fs *flag.FlagSet) {
-	fs.Var((*nonEmpty)(&c.configFile), "config", "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
+	fs.Var((*nonEmptyPath)(&c.configFile), "config", "configuration `file` (YAML; default: built-in defaults, see config/example.yaml)")
 	fs.Var(&c.plugins, "plugins", "plugin `dir` to load providers from (repeatable; replaces the config's plugins)")
 	fs.Var((*nonEmpty)(&c.data), "data", "state `dir`: spaces and the audit log at DIR/audit.jsonl (default $AIOS_DATA, else $XDG_STATE_HOME/aios-host, else ~/.local/state/aios-host)")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log `level`: debug, info, warn or error (default info for run, warn otherwise)")
@@ -440,9 +440,12 @@ func (c *cli) usageError(fs *flag.FlagSet, format string, a ...any) int {
 	return exitUsage
 }
 
-// fail prints an error and returns exitFail.
+// fail prints an error and returns exitFail. What a terminal acts on is
+// escaped (termText): an error may name a file of a folder not yet
+// trusted (inspect FOLDER's "several plugin files (…)" named a file
+// called "b\x1b]0;…\a.js" as it is, setting the terminal's title).
 func (c *cli) fail(err error) int {
-	fmt.Fprintf(c.stderr, "aios-host: %s\n", c.locate(err))
+	fmt.Fprintf(c.stderr, "aios-host: %s\n", termText(c.locate(err)))
 	return exitFail
 }
 
@@ -490,6 +493,47 @@ func (s *nonEmpty) Set(v string) error {
 func nonEmptyString(fs *flag.FlagSet, name, usage string) *string {
 	p := new(string)
 	fs.Var((*nonEmpty)(p), name, usage)
+	return p
+}
+
+// homePath is a file or folder flag whose leading "~/" is the home
+// folder, as in --data and the configuration's paths: the shell leaves the
+// "~" of --out=~/keys alone, and keygen made a folder named "~" in the
+// working directory (--key=~/k/private.pem and --config=~/c.yaml were not
+// found).
+type homePath string
+
+func (s *homePath) String() string { return string(*s) }
+
+func (s *homePath) Set(v string) error {
+	*s = homePath(config.ExpandHome(v))
+	return nil
+}
+
+// pathString defines a homePath flag (empty allowed, as fs.String).
+func pathString(fs *flag.FlagSet, name, usage string) *string {
+	p := new(string)
+	fs.Var((*homePath)(p), name, usage)
+	return p
+}
+
+// nonEmptyPath is a homePath that refuses an empty value (nonEmpty).
+type nonEmptyPath string
+
+func (s *nonEmptyPath) String() string { return string(*s) }
+
+func (s *nonEmptyPath) Set(v string) error {
+	if v == "" {
+		return errors.New("empty value")
+	}
+	*s = nonEmptyPath(config.ExpandHome(v))
+	return nil
+}
+
+// nonEmptyPathString defines a nonEmptyPath flag.
+func nonEmptyPathString(fs *flag.FlagSet, name, usage string) *string {
+	p := new(string)
+	fs.Var((*nonEmptyPath)(p), name, usage)
 	return p
 }
 

@@ -398,9 +398,15 @@ func TestPythonSectionErrorNamesFileAndKey(t *testing.T) {
 // printed the table header on standard output, then the error.
 func TestAuditShowMissingLog(t *testing.T) {
 	e := newEnv(t)
-	for _, args := range [][]string{{"audit", "show"}, {"audit", "show", filepath.Join(e.data, "none.jsonl")}} {
+	// The configured log, never written, is said to be so
+	// (TestAuditNoLogYetSaysSo); a FILE given, not found.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{{[]string{"audit", "show"}, "no audit log at"}, {[]string{"audit", "show", filepath.Join(e.data, "none.jsonl")}, "no such file"}} {
+		args := tc.args
 		code, out, errs := e.run("", args...)
-		if code != exitFail || out != "" || !strings.Contains(errs, "no such file") {
+		if code != exitFail || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1, the error only", args, code, out, errs)
 		}
 	}
