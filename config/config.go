@@ -434,6 +434,17 @@ func Parse(data []byte, name string) (*Config, error) {
 		return nil, err
 	}
 	cfg.expandHome()
+	// A permission level in any case, as a trust level is read
+	// (max_permission: Critical was refused while trust: verified
+	// was taken).
+	for name, ag := range cfg.Agents {
+		if lower := strings.ToLower(ag.MaxPermission); lower != ag.MaxPermission {
+			if _, ok := PermissionRank(lower); ok {
+				ag.MaxPermission = lower
+				cfg.Agents[name] = ag
+			}
+		}
+	}
 	cfg.Trust.Folders = dropShadowedFolders(cfg.Trust.Folders, defFolders)
 	if err := cfg.Validate(); err != nil {
 		return nil, err

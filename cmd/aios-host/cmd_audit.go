@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -145,7 +146,33 @@ See docs/audit.md.`)
 			return c.fail(err)
 		}
 	}
-	files := pos[1:]
+	files := slices.Clone(pos[1:])
+	// "-" is standard input (zcat audit.1.jsonl.gz | aios-host audit
+	// verify -), as call and space put read it: it was "open -: no such
+	// file" (TestAuditVerifyStdin). It is copied to a file of its own, the
+	// log being read more than once.
+	if n := len(slices.DeleteFunc(slices.Clone(files), func(f string) bool { return f != "-" })); n > 1 {
+		return c.usageError(fs, "standard input (-) is given %d times", n)
+	}
+	for i, f := range files {
+		if f != "-" {
+			continue
+		}
+		tmp, err := os.CreateTemp("", "aios-audit-stdin-*.jsonl")
+		if err != nil {
+			return c.fail(fmt.Errorf("reading the log from standard input: %w", err))
+		}
+		defer os.Remove(tmp.Name())
+		_, err = io.Copy(tmp, c.stdin)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return c.fail(fmt.Errorf("reading the log from standard input: %w", err))
+		}
+		fmt.Fprintf(c.stderr, "standard input is read as %s\n", tmp.Name())
+		files[i] = tmp.Name()
+	}
 	current := "" // the configured log, when no FILE is given
 	if len(files) == 0 {
 		cfg, err := c.config()
