@@ -445,8 +445,8 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if s.timers == nil {
 		s.timers = make(map[int64]*time.Timer)
 	}
-	s.next++
-	id := s.next
+	w.timerSeq++
+	id := w.timerSeq
 	s.pending++
 	d := time.Duration(ms * float64(time.Millisecond))
 	if d > 24*time.Hour {

@@ -64,6 +64,12 @@ type worker struct {
 	// the call succeeds they are warned about (warnRejected).
 	rejected     []*goja.Promise
 	rejectedMore int
+	// timerSeq numbers the runtime's timers across its calls: an id kept
+	// from an earlier call (a module-level "last timer") must name no
+	// timer of a later one, whose clearTimeout of it cancelled that
+	// call's own timer when ids began at 1 in every call
+	// (TestStaleTimerIDClearsNothing).
+	timerSeq int64
 
 	// The worker's own goroutine (see serve): requests in, and on done
 	// true when serve finished one, false when the watchdog gave up on an
@@ -236,7 +242,6 @@ type session struct {
 	done    chan struct{}
 	pending int
 	timers  map[int64]*time.Timer
-	next    int64
 	// hostOps counts the host calls in flight by name (ctx.spaces.write):
 	// a handler that returns while one runs did not await it.
 	hostOps map[string]int
