@@ -350,20 +350,42 @@ var typedArrayNames = map[reflect.Type]string{
 	reflect.TypeFor[[]uint64]():  "BigUint64Array",
 }
 
+var typeBytes = reflect.TypeFor[[]byte]()
+
 // describeArg names what a host call was given instead of what it takes:
 // a typed array by its type and length (its text, the elements joined,
 // read as a number: "got 258" for a Uint16Array, or megabytes of them),
-// anything else as its text, cut at 64 characters.
+// bytes too (a Uint8Array, which typedArrayNames leaves out, was "got
+// 1,2", the whole join built to be cut: TestBytesArgumentNamed), anything
+// else as its text, cut at 64 characters.
 func describeArg(v goja.Value) string {
+	// By the type first: Export of an object or array copies all of it.
+	switch v.ExportType() {
+	case typeBytes:
+		name := "Uint8Array"
+		if o, ok := v.(*goja.Object); ok {
+			if tag := o.GetSymbol(goja.SymToStringTag); tag != nil && goja.IsString(tag) {
+				name = tag.String() // Uint8ClampedArray
+			}
+		}
+		return fmt.Sprintf("a %s of %d elements", name, len(v.Export().([]byte)))
+	case typeArrayBuffer:
+		return fmt.Sprintf("an ArrayBuffer of %d bytes", len(v.Export().(goja.ArrayBuffer).Bytes()))
+	}
 	if name := typedArrayNames[v.ExportType()]; name != "" {
 		return fmt.Sprintf("a %s of %d elements", name, reflect.ValueOf(v.Export()).Len())
 	}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Array" {
 		return fmt.Sprintf("an array of %d elements", o.Get("length").ToInteger())
 	}
+	// Cut at the 64th character without converting the whole text.
 	s := v.String()
-	if r := []rune(s); len(r) > 64 {
-		s = string(r[:64]) + "…"
+	n := 0
+	for i := range s {
+		if n == 64 {
+			return s[:i] + "…"
+		}
+		n++
 	}
 	return s
 }
