@@ -627,8 +627,16 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		te, discard = w.errorFromJS(err)
 		return nil, interruptedWhere(err, te, call.Tool), discard, false
 	}
-	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
-		pr := o.Export().(*goja.Promise)
+	var pr *goja.Promise
+	if o, ok := v.(*goja.Object); ok {
+		if o.ExportType() == typePromise {
+			pr = o.Export().(*goja.Promise)
+		} else if pr, err = w.thenable(o); err != nil {
+			te, discard = w.errorFromJS(err)
+			return nil, interruptedWhere(err, te, call.Tool), discard, false
+		}
+	}
+	if pr != nil {
 		if te, discard = w.await(ctx, pr); te != nil {
 			return nil, te, discard, false
 		}
@@ -661,6 +669,28 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		w.warnRejected()
 	}
 	return out, nil, false, false
+}
+
+// thenable returns a promise following o when o is a thenable (an object
+// with a then method: a bundled library's deferred or query builder), as
+// await and Promise.resolve adopt one, and nil for any other object. It
+// was exported as a value and the call failed "$.then: a function is not
+// a JSON value" (TestThenableResultAwaited). The promise is resolved with
+// o, which calls o.then in a promise job, as the language does; a then
+// getter that throws is the error.
+func (w *worker) thenable(o *goja.Object) (*goja.Promise, error) {
+	var then goja.Value
+	if jex := w.vm.Try(func() { then = o.Get("then") }); jex != nil {
+		return nil, jex
+	}
+	if _, ok := goja.AssertFunction(then); !ok {
+		return nil, nil
+	}
+	pr, resolve, _ := w.vm.NewPromise()
+	if err := resolve(o); err != nil {
+		return nil, err
+	}
+	return pr, nil
 }
 
 // asInterrupted returns err's InterruptedError, if any. A thrown value
