@@ -28,6 +28,7 @@ aios.registerTool({ name: 'nested', parameters: {} }, () => ({ then(resolve) { r
 aios.registerTool({ name: 'rejects', parameters: {} }, () => later((_, reject) => reject(new RangeError('no rows'))));
 aios.registerTool({ name: 'throws', parameters: {} }, () => ({ then() { throw new TypeError('bad then'); } }));
 aios.registerTool({ name: 'plain', parameters: {} }, () => ({ then: 1 }));
+aios.registerTool({ name: 'builder', parameters: {} }, () => ({ where() { return this; }, then() { return this; } }));
 `)
 			p, err := rt.load(context.Background(), abi.Source{Path: path}, abi.RuntimeJS)
 			if err != nil {
@@ -57,6 +58,14 @@ aios.registerTool({ name: 'plain', parameters: {} }, () => ({ then: 1 }));
 				if abi.CodeOf(err) != abi.ProviderError || !strings.Contains(err.Error(), want) {
 					t.Errorf("%s: got %v; want ProviderError %q", tool, err, want)
 				}
+			}
+			// A then that never calls resolve (a fluent builder's) waits,
+			// as await would, and its deadline says why.
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			_, err = p.Call(ctx, &abi.ToolCall{ID: "c2", Tool: "builder", Params: map[string]any{}}, newFakeEnv())
+			if abi.CodeOf(err) != abi.Timeout || !strings.Contains(err.Error(), "returned a thenable (an object with a then method)") {
+				t.Errorf("builder: got %v; want Timeout saying its then never called resolve", err)
 			}
 		})
 	}

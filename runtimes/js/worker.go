@@ -234,6 +234,9 @@ type callState struct {
 	env      abi.Env
 	sess     *session
 	uncaught *abi.ToolError
+	// thenable: the handler returned a thenable, not a Promise (its
+	// deadline's message says so: unsettledMessage).
+	thenable bool
 }
 
 // session is the async part of one call, made on its first host call or
@@ -635,6 +638,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			te, discard = w.errorFromJS(err)
 			return nil, interruptedWhere(err, te, call.Tool), discard, false
 		}
+		w.cs.thenable = pr != nil && o.ExportType() != typePromise
 	}
 	if pr != nil {
 		if te, discard = w.await(ctx, pr); te != nil {
@@ -901,6 +905,11 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 // as if busy, or "… awaited 0 pending host calls or timers"
 // (TestNeverSettlingPromiseSaysSo).
 func (w *worker) unsettledMessage() string {
+	if w.cs.thenable {
+		// An object with a then method that is no promise-like (a
+		// fluent builder's then) waits as await would wait for it.
+		return fmt.Sprintf("deadline exceeded: the handler of %s (provider %s) returned a thenable (an object with a then method), awaited as await awaits one, whose then never called the resolve or reject it was given; return a plain object or a Promise", w.cs.call.Tool, w.p.path)
+	}
 	return fmt.Sprintf("deadline exceeded: the promise of the handler of %s (provider %s) never settled, and no host call or timer that could settle it was pending (a Promise whose resolve or reject is never called?)", w.cs.call.Tool, w.p.path)
 }
 
