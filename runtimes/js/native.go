@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"math"
 	"reflect"
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/internal/hostop"
 )
 
@@ -277,6 +279,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	// backend's default without a word; converted unchecked, -5 or 1e300
 	// reached the backend as -5 or -9223372036854775808.
 	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		w.checkCompleteOptions(a)
 		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
 		if !ok {
 			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", describeArg(a))
@@ -337,6 +340,51 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 		}
 		return resp.Text, nil
 	}, func(v any) goja.Value { return w.vm.ToValue(v) })
+}
+
+// completeOptions are the options of ctx.ai.complete (aios-sdk.d.ts's
+// AiosCompleteOptions).
+var completeOptions = []string{"maxTokens", "max_tokens", "system", "temperature", "model"}
+
+// checkCompleteOptions refuses, with InvalidParams, an option of
+// ctx.ai.complete that is not one (a misspelt {maxtokens: 50} was dropped
+// without a word and the backend's default used, where Python's
+// complete(max_token=50) raises TypeError), and a number option that is
+// NaN or infinite, which the export refused as a ProviderError "…: NaN is
+// not a JSON number" where other values out of range are InvalidParams
+// naming the option (TestCompleteOptionsUnknownAndNonFinite). Options
+// whose value is undefined are left out, as JSON leaves them.
+func (w *worker) checkCompleteOptions(a goja.Value) {
+	o, ok := a.(*goja.Object)
+	if !ok || o.ClassName() != classObject {
+		return // not an object: the caller says so
+	}
+	for _, k := range o.Keys() {
+		v := o.Get(k)
+		if v == nil || goja.IsUndefined(v) {
+			continue
+		}
+		if !slices.Contains(completeOptions, k) {
+			hint := ""
+			if near := editdist.Closest(k, completeOptions, editdist.Limit(k)); near != "" {
+				hint = " (did you mean " + near + "?)"
+			}
+			w.throwArg("ctx.ai.complete: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature and model", clip(k, 64), hint)
+		}
+		if !goja.IsNumber(v) {
+			continue
+		}
+		if f := v.ToFloat(); math.IsNaN(f) || math.IsInf(f, 0) {
+			switch k {
+			case "temperature":
+				w.throwArg("ctx.ai.complete: option temperature must be a finite number, got %s", v.String())
+			case "maxTokens", "max_tokens":
+				w.throwArg("ctx.ai.complete: option %s must be an integer from 0 to %d, got %s", k, math.MaxInt32, v.String())
+			default:
+				w.throwArg("ctx.ai.complete: option %s must be a string, got %s", k, v.String())
+			}
+		}
+	}
 }
 
 // jsTypeName names the JavaScript type of an exported value.
