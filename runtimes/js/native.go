@@ -511,6 +511,13 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if ms != ms || ms < 0 {
 		ms = 0
 	}
+	if ms > math.MaxInt32 {
+		// Past 2^31-1 ms node fires after 1 ms (browsers take ToInt32 of
+		// it): Infinity was converted to a Duration unchecked, which Go
+		// leaves to the platform (at once on amd64), and 2 ** 40 waited
+		// for the deadline (TestTimerDelayOverflowFiresAtOnce).
+		ms = 1
+	}
 	var args []goja.Value
 	if len(fc.Arguments) > 2 {
 		args = append(args, fc.Arguments[2:]...)
