@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -249,7 +250,7 @@ func buildError(dir string, msgs []api.Message) error {
 					file = filepath.Join(dir, file)
 				}
 			}
-			fmt.Fprintf(&b, "%s:%d:%d: %s%s", file, l.Line, l.Column+1, sdkExportText(m.Text), buildHint(m.Text))
+			fmt.Fprintf(&b, "%s:%d:%d: %s%s", file, l.Line, charColumn(l.LineText, l.Column)+1, sdkExportText(m.Text), buildHint(m.Text))
 			if t := strings.TrimSpace(l.LineText); t != "" && len(t) < 200 {
 				fmt.Fprintf(&b, "\n    %s", t)
 			}
@@ -258,6 +259,22 @@ func buildError(dir string, msgs []api.Message) error {
 		}
 	}
 	return &SyntaxError{Msg: b.String()}
+}
+
+// charColumn is byte column col of line (esbuild's, 0-based) in UTF-16
+// code units, as editors, tsc and this runtime's errors at run time (the
+// source map's columns) count: a line holding "日本語" before the error put
+// its column six further right (TestSyntaxErrorColumnCountsCharacters).
+// A column past the line's text is left as it is.
+func charColumn(line string, col int) int {
+	if col < 0 || col > len(line) {
+		return col
+	}
+	n := 0
+	for _, r := range line[:col] {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // SyntaxError is a load-time error in a provider's source, with the original

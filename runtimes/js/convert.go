@@ -114,6 +114,14 @@ type exporter struct {
 	// maxElems, when > 0, bounds the length of one array (a Go slot is
 	// 16 bytes: the worker sets its budget / 16).
 	maxElems int64
+	// leaf is the object value hands to goja's Export and walk, at path
+	// length leafAt: lookup gives it rather than reading the path again
+	// from the root, which cannot be followed through a Set (an invalid
+	// Date in one was taken for undefined and its key dropped, a typed
+	// array there named "ArrayBuffer") and runs getters on it a second
+	// time (TestLeafValueReadWhereFound).
+	leaf   *goja.Object
+	leafAt int
 }
 
 // limitText names the limit a value passed: the runtime's own bound on
@@ -176,7 +184,7 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	if v == nil || goja.IsUndefined(v) {
 		return nil, true, nil
 	}
-	e.root = v
+	e.root, e.leaf = v, nil
 	e.size = 0
 	e.stack = e.stack[:0]
 	e.path = e.path[:0]
@@ -184,6 +192,7 @@ func (e *exporter) export(v goja.Value) (out any, skip bool, err error) {
 	e.deepest = 0
 	out, skip, err = e.value(v, 0)
 	clear(e.memo) // no JS objects kept alive until the next export
+	e.root, e.leaf = nil, nil
 	return out, skip, err
 }
 
@@ -241,7 +250,10 @@ func (e *exporter) value(v goja.Value, depth int) (any, bool, error) {
 	case typ == typeSlice:
 		kind = 3
 	default:
-		return e.walk(o.Export(), depth)
+		e.leaf, e.leafAt = o, len(e.path)
+		out, skip, err := e.walk(o.Export(), depth)
+		e.leaf = nil
+		return out, skip, err
 	}
 	if depth >= maxExportDepth {
 		return nil, false, e.fail(abi.InvalidResult, "value nested deeper than %d levels", maxExportDepth)
@@ -438,6 +450,9 @@ var (
 
 // lookup finds the JS value at the current path under the root.
 func (e *exporter) lookup() goja.Value {
+	if e.leaf != nil && e.leafAt == len(e.path) {
+		return e.leaf
+	}
 	v := e.root
 	for _, st := range e.path {
 		o, ok := v.(*goja.Object)

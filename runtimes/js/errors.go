@@ -41,6 +41,20 @@ const maxStackLines = 12
 // and where it was thrown, which the host's own cut would drop.
 const maxErrorText = 60 << 10
 
+// toPrimitiveText gives node's words for goja's TypeError of an object
+// that has no primitive value (a null-prototype dictionary,
+// Object.create(null), in a string or a sum): goja's message, "Could not
+// convert &{Object 0xc000123 <nil> true map[k0:0 …] …} (*goja.baseObject)
+// to primitive", is the Go struct behind the object, its addresses and
+// every property, and reached the caller and the audit log
+// (TestToPrimitiveErrorWithoutGoDump). Any other message is as it is.
+func toPrimitiveText(message string) string {
+	if strings.HasPrefix(message, "Could not convert &{") && strings.HasSuffix(message, " to primitive") {
+		return "Cannot convert object to primitive value"
+	}
+	return message
+}
+
 // cutText cuts s to maxErrorText bytes (at a character boundary) and says
 // how much was cut.
 func cutText(s string) string {
@@ -273,7 +287,8 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 		}
 		return p.String()
 	}
-	message := cutText(str("message"))
+	raw := str("message")
+	message := cutText(toPrimitiveText(raw))
 	if code, ok := knownCode(str("code")); ok {
 		te := &abi.ToolError{Code: code, Message: message}
 		if d := o.Get("data"); d != nil && !goja.IsUndefined(d) {
@@ -300,6 +315,9 @@ func (w *worker) thrownError(v goja.Value, ex *goja.Exception, depth int) *abi.T
 	stack := str("stack")
 	if stack == "" && ex != nil {
 		stack = framesString(ex.Stack())
+	}
+	if message != raw && strings.HasPrefix(stack, name+": "+raw) {
+		stack = name + ": " + message + stack[len(name)+2+len(raw):]
 	}
 	stack = cutText(cleanStack(stack))
 	// An Error without a message is its name alone, as String(e) and

@@ -188,9 +188,9 @@ func (p *ProcessProvider) Wire() string {
 // Started returns how many worker processes the provider has started.
 func (p *ProcessProvider) Started() int { return int(p.started.Load()) }
 
-// Close implements abi.Provider: the worker's stdin is closed, so it
-// exits once its calls in flight have answered; it is killed if it has not
-// after a grace period.
+// Close implements abi.Provider: the worker's stdin is closed once its
+// calls in flight have answered (at once when there are none), so it
+// exits; it is killed if it has not after a grace period.
 func (p *ProcessProvider) Close() error {
 	p.mu.Lock()
 	w := p.w
@@ -746,10 +746,7 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 func (w *procWorker) dispatch(env *abi.Envelope) {
 	switch env.Kind {
 	case abi.KindResult:
-		w.mu.Lock()
-		c := w.calls[env.ID]
-		delete(w.calls, env.ID)
-		w.mu.Unlock()
+		c := w.endCall(env.ID)
 		if c != nil && env.Result != nil {
 			w.answered.Store(true)
 			c.done <- env.Result
@@ -881,11 +878,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 	id := strconv.FormatUint(w.seq, 10)
 	w.calls[id] = c
 	w.mu.Unlock()
-	forget := func() {
-		w.mu.Lock()
-		delete(w.calls, id)
-		w.mu.Unlock()
-	}
+	forget := func() { w.endCall(id) }
 	cc := *call
 	cc.Deadline = deadline
 	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc, Nested: nested}); err != nil {
@@ -987,10 +980,34 @@ func (w *procWorker) kill() {
 	}
 }
 
-// shutdown closes the worker's stdin and kills it after grace.
+// endCall takes call id out of the calls in flight and returns it (nil
+// if it was not there). The last one to end after shutdown closes stdin.
+func (w *procWorker) endCall(id string) *procCall {
+	w.mu.Lock()
+	c := w.calls[id]
+	delete(w.calls, id)
+	last := c != nil && len(w.calls) == 0 && w.closing.Load()
+	w.mu.Unlock()
+	if last {
+		_ = w.stdin.Close()
+	}
+	return c
+}
+
+// shutdown closes the worker's stdin, which ends it, and kills it after
+// grace. With calls in flight, stdin is closed when the last of them ends
+// (endCall): it also carries the answers to their host calls, and a call
+// that went on to ctx.callTool or ctx.spaces.* after a close (a hot
+// reload) waited for an answer that could not come until the grace ran
+// out and the worker was killed (TestCloseLetsCallsInFlightUseTheHost).
 func (w *procWorker) shutdown(grace time.Duration) {
+	w.mu.Lock()
 	w.closing.Store(true)
-	_ = w.stdin.Close()
+	busy := len(w.calls) > 0
+	w.mu.Unlock()
+	if !busy || grace <= 0 {
+		_ = w.stdin.Close()
+	}
 	if grace <= 0 {
 		w.kill()
 		return

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"math"
 	"reflect"
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/internal/hostop"
 )
 
@@ -241,8 +243,12 @@ func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
 	}, func(v any) goja.Value { return w.vm.ToValue(v) })
 }
 
+// exportArg converts a host call's argument, bounded as a result is: an
+// array is charged its Go slots against the memory budget before it is
+// made (a sparse array of 60 million holes in ctx.callTool's params took
+// 1.3 GiB of the host's memory, TestSparseArrayArgumentsBounded).
 func (w *worker) exportArg(v goja.Value, what string) any {
-	ex := exporter{vm: w.vm, limit: w.p.rt.opts.MaxResultBytes}
+	ex := exporter{vm: w.vm, limit: w.p.rt.opts.MaxResultBytes, maxElems: int64(w.budget / slotBytes)}
 	out, _, err := ex.export(v)
 	if err != nil {
 		w.throw("%s: %v", what, err)
@@ -273,6 +279,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	// backend's default without a word; converted unchecked, -5 or 1e300
 	// reached the backend as -5 or -9223372036854775808.
 	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		w.checkCompleteOptions(a)
 		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
 		if !ok {
 			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", describeArg(a))
@@ -335,6 +342,51 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 	}, func(v any) goja.Value { return w.vm.ToValue(v) })
 }
 
+// completeOptions are the options of ctx.ai.complete (aios-sdk.d.ts's
+// AiosCompleteOptions).
+var completeOptions = []string{"maxTokens", "max_tokens", "system", "temperature", "model"}
+
+// checkCompleteOptions refuses, with InvalidParams, an option of
+// ctx.ai.complete that is not one (a misspelt {maxtokens: 50} was dropped
+// without a word and the backend's default used, where Python's
+// complete(max_token=50) raises TypeError), and a number option that is
+// NaN or infinite, which the export refused as a ProviderError "…: NaN is
+// not a JSON number" where other values out of range are InvalidParams
+// naming the option (TestCompleteOptionsUnknownAndNonFinite). Options
+// whose value is undefined are left out, as JSON leaves them.
+func (w *worker) checkCompleteOptions(a goja.Value) {
+	o, ok := a.(*goja.Object)
+	if !ok || o.ClassName() != classObject {
+		return // not an object: the caller says so
+	}
+	for _, k := range o.Keys() {
+		v := o.Get(k)
+		if v == nil || goja.IsUndefined(v) {
+			continue
+		}
+		if !slices.Contains(completeOptions, k) {
+			hint := ""
+			if near := editdist.Closest(k, completeOptions, editdist.Limit(k)); near != "" {
+				hint = " (did you mean " + near + "?)"
+			}
+			w.throwArg("ctx.ai.complete: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature and model", clip(k, 64), hint)
+		}
+		if !goja.IsNumber(v) {
+			continue
+		}
+		if f := v.ToFloat(); math.IsNaN(f) || math.IsInf(f, 0) {
+			switch k {
+			case "temperature":
+				w.throwArg("ctx.ai.complete: option temperature must be a finite number, got %s", v.String())
+			case "maxTokens", "max_tokens":
+				w.throwArg("ctx.ai.complete: option %s must be an integer from 0 to %d, got %s", k, math.MaxInt32, v.String())
+			default:
+				w.throwArg("ctx.ai.complete: option %s must be a string, got %s", k, v.String())
+			}
+		}
+	}
+}
+
 // jsTypeName names the JavaScript type of an exported value.
 // typedArrayNames names the typed arrays by the Go type goja exports them
 // as (a Uint8Array and a Uint8ClampedArray are []byte, taken as bytes).
@@ -350,20 +402,42 @@ var typedArrayNames = map[reflect.Type]string{
 	reflect.TypeFor[[]uint64]():  "BigUint64Array",
 }
 
+var typeBytes = reflect.TypeFor[[]byte]()
+
 // describeArg names what a host call was given instead of what it takes:
 // a typed array by its type and length (its text, the elements joined,
 // read as a number: "got 258" for a Uint16Array, or megabytes of them),
-// anything else as its text, cut at 64 characters.
+// bytes too (a Uint8Array, which typedArrayNames leaves out, was "got
+// 1,2", the whole join built to be cut: TestBytesArgumentNamed), anything
+// else as its text, cut at 64 characters.
 func describeArg(v goja.Value) string {
+	// By the type first: Export of an object or array copies all of it.
+	switch v.ExportType() {
+	case typeBytes:
+		name := "Uint8Array"
+		if o, ok := v.(*goja.Object); ok {
+			if tag := o.GetSymbol(goja.SymToStringTag); tag != nil && goja.IsString(tag) {
+				name = tag.String() // Uint8ClampedArray
+			}
+		}
+		return fmt.Sprintf("a %s of %d elements", name, len(v.Export().([]byte)))
+	case typeArrayBuffer:
+		return fmt.Sprintf("an ArrayBuffer of %d bytes", len(v.Export().(goja.ArrayBuffer).Bytes()))
+	}
 	if name := typedArrayNames[v.ExportType()]; name != "" {
 		return fmt.Sprintf("a %s of %d elements", name, reflect.ValueOf(v.Export()).Len())
 	}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Array" {
 		return fmt.Sprintf("an array of %d elements", o.Get("length").ToInteger())
 	}
+	// Cut at the 64th character without converting the whole text.
 	s := v.String()
-	if r := []rune(s); len(r) > 64 {
-		s = string(r[:64]) + "…"
+	n := 0
+	for i := range s {
+		if n == 64 {
+			return s[:i] + "…"
+		}
+		n++
 	}
 	return s
 }
@@ -437,6 +511,13 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if ms != ms || ms < 0 {
 		ms = 0
 	}
+	if ms > math.MaxInt32 {
+		// Past 2^31-1 ms node fires after 1 ms (browsers take ToInt32 of
+		// it): Infinity was converted to a Duration unchecked, which Go
+		// leaves to the platform (at once on amd64), and 2 ** 40 waited
+		// for the deadline (TestTimerDelayOverflowFiresAtOnce).
+		ms = 1
+	}
 	var args []goja.Value
 	if len(fc.Arguments) > 2 {
 		args = append(args, fc.Arguments[2:]...)
@@ -445,8 +526,8 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if s.timers == nil {
 		s.timers = make(map[int64]*time.Timer)
 	}
-	s.next++
-	id := s.next
+	w.timerSeq++
+	id := w.timerSeq
 	s.pending++
 	d := time.Duration(ms * float64(time.Millisecond))
 	if d > 24*time.Hour {

@@ -546,16 +546,32 @@
       var a = args[i];
       if (typeof a === 'string') { out.push(a); continue; }
       if (typeof a === 'bigint') { out.push(a + 'n'); continue; } // not "7n", quoted
-      if (a instanceof Error) { out.push(errText(a, 0)); continue; }
-      if (a instanceof LogRegExp) { out.push(String(a)); continue; }
       try {
+        if (a instanceof Error) { out.push(errText(a, 0)); continue; }
+        if (a instanceof LogRegExp) { out.push(String(a)); continue; }
         var s = stringifyLog(a);
         out.push(s === undefined ? String(a) : s);
       } catch (e) {
-        out.push(String(a));
+        out.push(unreadText(a, e));
       }
     }
     return out.join(' ');
+  }
+
+  // unreadText shows a value fmt could not read: its String, else that it
+  // could not be read and why. A revoked Proxy (instanceof, JSON and
+  // String all throw on it) or a null-prototype object with a getter that
+  // throws (no toString to fall back on) threw out of console.log and
+  // ctx.log and failed the call (TestLogOfUnreadableValueNeverThrows).
+  function unreadText(a, e) {
+    try { return String(a); } catch (e2) { /* below */ }
+    var why;
+    try {
+      why = e instanceof Error ? String(e.name) + ': ' + String(e.message) : String(e);
+    } catch (e3) {
+      why = 'reading it threw';
+    }
+    return '[a value that could not be read: ' + why + ']';
   }
 
   function logger(level) {

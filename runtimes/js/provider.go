@@ -309,7 +309,7 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	var info map[string]any
 	if fn, ok := goja.AssertFunction(w.internal.Get("info")); ok {
 		if v, err := fn(goja.Undefined()); err == nil && !goja.IsNull(v) {
-			ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
+			ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes, maxElems: int64(w.budget / slotBytes)}
 			iv, _, err := ex.export(v)
 			if err != nil {
 				return nil, fmt.Errorf("provider info: %v", err)
@@ -357,7 +357,9 @@ func (p *Provider) register(w *worker, src abi.Source, runtime string) (*abi.Too
 	p.index = make(map[string]int, n)
 	for i := 0; i < n; i++ {
 		t := toolsObj.Get(fmt.Sprint(i)).(*goja.Object)
-		ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes}
+		// Bounded as results are (a sparse array's holes are Go slots:
+		// TestSparseArrayArgumentsBounded).
+		ex := exporter{vm: w.vm, limit: p.rt.opts.MaxResultBytes, maxElems: int64(w.budget / slotBytes)}
 		// at names the line that declared the tool, as the SDK's own
 		// checks do: a member of the wrong type named only the file
 		// (TestToolDefinitionErrorNamesLine).

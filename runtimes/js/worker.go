@@ -65,6 +65,12 @@ type worker struct {
 	// the call succeeds they are warned about (warnRejected).
 	rejected     []*goja.Promise
 	rejectedMore int
+	// timerSeq numbers the runtime's timers across its calls: an id kept
+	// from an earlier call (a module-level "last timer") must name no
+	// timer of a later one, whose clearTimeout of it cancelled that
+	// call's own timer when ids began at 1 in every call
+	// (TestStaleTimerIDClearsNothing).
+	timerSeq int64
 
 	// The worker's own goroutine (see serve): requests in, and on done
 	// true when serve finished one, false when the watchdog gave up on an
@@ -229,6 +235,9 @@ type callState struct {
 	env      abi.Env
 	sess     *session
 	uncaught *abi.ToolError
+	// thenable: the handler returned a thenable, not a Promise (its
+	// deadline's message says so: unsettledMessage).
+	thenable bool
 }
 
 // session is the async part of one call, made on its first host call or
@@ -237,7 +246,6 @@ type session struct {
 	done    chan struct{}
 	pending int
 	timers  map[int64]*time.Timer
-	next    int64
 	// hostOps counts the host calls in flight by name (ctx.spaces.write):
 	// a handler that returns while one runs did not await it.
 	hostOps map[string]int
@@ -632,8 +640,17 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		te, discard = w.errorFromJS(err)
 		return nil, interruptedWhere(err, te, call.Tool), discard, false
 	}
-	if o, ok := v.(*goja.Object); ok && o.ExportType() == typePromise {
-		pr := o.Export().(*goja.Promise)
+	var pr *goja.Promise
+	if o, ok := v.(*goja.Object); ok {
+		if o.ExportType() == typePromise {
+			pr = o.Export().(*goja.Promise)
+		} else if pr, err = w.thenable(o); err != nil {
+			te, discard = w.errorFromJS(err)
+			return nil, interruptedWhere(err, te, call.Tool), discard, false
+		}
+		w.cs.thenable = pr != nil && o.ExportType() != typePromise
+	}
+	if pr != nil {
 		if te, discard = w.await(ctx, pr); te != nil {
 			return nil, te, discard, false
 		}
@@ -666,6 +683,28 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 		w.warnRejected()
 	}
 	return out, nil, false, false
+}
+
+// thenable returns a promise following o when o is a thenable (an object
+// with a then method: a bundled library's deferred or query builder), as
+// await and Promise.resolve adopt one, and nil for any other object. It
+// was exported as a value and the call failed "$.then: a function is not
+// a JSON value" (TestThenableResultAwaited). The promise is resolved with
+// o, which calls o.then in a promise job, as the language does; a then
+// getter that throws is the error.
+func (w *worker) thenable(o *goja.Object) (*goja.Promise, error) {
+	var then goja.Value
+	if jex := w.vm.Try(func() { then = o.Get("then") }); jex != nil {
+		return nil, jex
+	}
+	if _, ok := goja.AssertFunction(then); !ok {
+		return nil, nil
+	}
+	pr, resolve, _ := w.vm.NewPromise()
+	if err := resolve(o); err != nil {
+		return nil, err
+	}
+	return pr, nil
 }
 
 // asInterrupted returns err's InterruptedError, if any. A thrown value
@@ -876,6 +915,11 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 // as if busy, or "… awaited 0 pending host calls or timers"
 // (TestNeverSettlingPromiseSaysSo).
 func (w *worker) unsettledMessage() string {
+	if w.cs.thenable {
+		// An object with a then method that is no promise-like (a
+		// fluent builder's then) waits as await would wait for it.
+		return fmt.Sprintf("deadline exceeded: the handler of %s (provider %s) returned a thenable (an object with a then method), awaited as await awaits one, whose then never called the resolve or reject it was given; return a plain object or a Promise", w.cs.call.Tool, w.p.path)
+	}
 	return fmt.Sprintf("deadline exceeded: the promise of the handler of %s (provider %s) never settled, and no host call or timer that could settle it was pending (a Promise whose resolve or reject is never called?)", w.cs.call.Tool, w.p.path)
 }
 
