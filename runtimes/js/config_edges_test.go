@@ -21,10 +21,18 @@ func TestConfigLimits(t *testing.T) {
 		{Config{DefaultTimeout: -time.Second}, "runtimes.js.default_timeout"},
 		{Config{LoadTimeout: -time.Second}, "runtimes.js.load_timeout"},
 		{Config{ProviderBudgets: map[string]int{"org.x.y": -5}}, `runtimes.js.provider_budgets_mib["org.x.y"]`},
+		// Sizes whose bytes overflow: 2^44 MiB was 0 bytes, the default
+		// (p192's leftover).
+		{Config{ProcessMemoryMiB: 1 << 44}, "runtimes.js.process_memory_mib"},
+		{Config{MemoryBudgetMiB: 1<<30 + 1}, "runtimes.js.memory_budget_mib"},
+		{Config{ProviderBudgets: map[string]int{"org.x.y": 1 << 44}}, `runtimes.js.provider_budgets_mib["org.x.y"]`},
 	} {
 		if err := tc.c.Validate(); err == nil || !strings.HasPrefix(err.Error(), tc.key+":") {
 			t.Errorf("%+v: %v, want an error naming %s", tc.c, err, tc.key)
 		}
+	}
+	if err := (Config{MemoryBudgetMiB: MaxMiB, ProcessMemoryMiB: MaxMiB}).Validate(); err != nil {
+		t.Fatalf("sizes of %d MiB: %v", MaxMiB, err)
 	}
 	if err := (Config{PoolSize: MaxPoolSize}).Validate(); err != nil {
 		t.Fatalf("pool_size %d: %v", MaxPoolSize, err)

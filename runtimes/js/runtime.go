@@ -149,6 +149,16 @@ func (c Config) Validate() error {
 	if c.ProcessMemoryMiB < 0 {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is negative", c.ProcessMemoryMiB)
 	}
+	// Past 2^43 MiB a size in bytes overflowed: to 0 or a negative
+	// number, so the key silently gave the default (found by p192).
+	for _, m := range []struct {
+		key string
+		v   int
+	}{{"runtimes.js.process_memory_mib", c.ProcessMemoryMiB}, {"runtimes.js.memory_budget_mib", c.MemoryBudgetMiB}} {
+		if m.v > MaxMiB {
+			return fmt.Errorf("%s: %d is more than %d (1 PiB)", m.key, m.v, MaxMiB)
+		}
+	}
 	if c.ProcessMemoryMiB > 0 && c.ProcessMemoryMiB < MinProcessMemoryMiB {
 		return fmt.Errorf("runtimes.js.process_memory_mib: %d is below %d: a worker process needs that much to start (leave it out, or 0, for the default)", c.ProcessMemoryMiB, MinProcessMemoryMiB)
 	}
@@ -171,12 +181,19 @@ func (c Config) Validate() error {
 		if v := c.ProviderBudgets[id]; v < 0 {
 			return fmt.Errorf("%s: %d is negative (leave the provider out for runtimes.js.memory_budget_mib)", config.JoinKey("runtimes.js.provider_budgets_mib", id), v)
 		}
+		if v := c.ProviderBudgets[id]; v > MaxMiB {
+			return fmt.Errorf("%s: %d is more than %d (1 PiB)", config.JoinKey("runtimes.js.provider_budgets_mib", id), v, MaxMiB)
+		}
 	}
 	if _, err := wire.Check("runtimes.js.wire", c.Wire); err != nil {
 		return err
 	}
 	return nil
 }
+
+// MaxMiB (1 PiB) bounds the sizes in MiB of the section: past 2^43 MiB
+// their bytes overflow an int64.
+const MaxMiB = 1 << 30
 
 // MinProcessMemoryMiB is the least runtimes.js.process_memory_mib taken: a
 // worker (Go runtime, goja, the bundle) below about 32 MiB dies in the Go
