@@ -288,3 +288,25 @@ aios.registerTool({ name: 'throws', parameters: {} }, async (params, ctx) => {
 		t.Errorf("handled rejections (or the handler's own) warned about: %q", l)
 	}
 }
+
+// TestToolErrorMessageNotString: `new aios.ToolError('NotFound', {id: 3})`,
+// the details meant as data, failed "ToolError: [object Object]". The
+// constructor refuses a message that is no string, saying how to give
+// details, at the line that made it.
+func TestToolErrorMessageNotString(t *testing.T) {
+	rt := newRuntime(t, Options{})
+	p := loadSource(t, rt, "msg.js", `aios.provider({ id: 'org.test.msg' });
+aios.registerTool({ name: 'obj', parameters: {} }, () => {
+  throw new aios.ToolError('NotFound', { id: 3 });
+});
+aios.registerTool({ name: 'nomsg', parameters: {} }, () => { throw new aios.ToolError('NotFound'); });
+`)
+	_, err := call(t, p, newFakeEnv(), "obj", map[string]any{}, 10*time.Second)
+	if te := wantCode(t, err, abi.ProviderError); !strings.Contains(te.Message, "the message must be a string, got an object") ||
+		!strings.Contains(te.Message, `new ToolError("NotFound", 'what went wrong', {...})`) || !strings.Contains(te.Message, "msg.js:3") || strings.Contains(te.Message, "[object Object]") {
+		t.Errorf("obj: %q", te.Message)
+	}
+	// No message at all stays allowed.
+	_, err = call(t, p, newFakeEnv(), "nomsg", map[string]any{}, 10*time.Second)
+	wantCode(t, err, abi.NotFound)
+}

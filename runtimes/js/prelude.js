@@ -40,6 +40,13 @@
   }
   class ToolError extends Error {
     constructor(code, message, data) {
+      // A message that is no string (new ToolError(code, {id: 3}), the
+      // details meant as data) read "[object Object]" in the tool's error.
+      if (message !== undefined && typeof message !== 'string') {
+        throw new TypeError('new ToolError(code, message, data): the message must be a string, got ' +
+          (message === null ? 'null' : Array.isArray(message) ? 'an array' : (/^[aeiou]/.test(typeof message) ? 'an ' : 'a ') + typeof message) +
+          '; give details as data: new ToolError(' + JSON.stringify(String(code)) + ', \'what went wrong\', {...})');
+      }
       super(message);
       own(this, 'name', 'ToolError');
       own(this, 'code', code);
