@@ -34,7 +34,8 @@ the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 .py file is loaded with its runtime (runtimes.* of the config, unsigned)
 and prints its tools and the JSON Schemas its SDK made of their parameters
 and returns; so is a provider folder (its index.ts or index.js, else its
-tool.<ext> or only plugin file, with the modules it imports).
+tool.<ext> or only plugin file, with the modules it imports; a .wasm one
+is inspected as that file).
 Each tool of a module or script is shown with its version.
 --json prints {kind, provider, wit, tools: [{name, version, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
@@ -47,11 +48,22 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		return c.usageError(fs, "inspect takes exactly one FILE")
 	}
 	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
-		// A JS/TS provider folder (plugins/NAME/index.ts with its own
-		// modules), loaded as the host loads one: it failed "is a
-		// directory" (TestInspectProviderFolder).
-		reg, err := c.inspectFolder(pos[0])
-		return c.printInspected(pos[0], reg, err, *asJSON, "")
+		art, err := c.folderWasm(pos[0])
+		if err != nil {
+			return c.fail(err)
+		}
+		if art == "" {
+			// A JS/TS provider folder (plugins/NAME/index.ts with its
+			// own modules), loaded as the host loads one: it failed "is
+			// a directory" (TestInspectProviderFolder).
+			reg, err := c.inspectFolder(pos[0])
+			return c.printInspected(pos[0], reg, err, *asJSON, "")
+		}
+		// A WebAssembly provider folder: the module or component the
+		// host loads of it, which inspect named and did not inspect
+		// ("its plugin file is x.wasm: inspect that file";
+		// TestInspectWasmProviderFolder).
+		pos[0] = art
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
@@ -204,6 +216,29 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 	return reg, err
 }
 
+// folderWasm is the .wasm file discovery loads of provider folder dir
+// (its tool.wasm, its only plugin file, a card's artifact), or "" for a
+// folder of another runtime's provider (a JS/TS index first).
+func (c *cli) folderWasm(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} {
+		if st, err := os.Stat(filepath.Join(abs, n)); err == nil && !st.IsDir() {
+			return "", nil
+		}
+	}
+	art := discovery.ArtifactIn(abs, func(name string) bool {
+		lower := strings.ToLower(name)
+		return !host.IsTypeDeclaration(lower) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(lower, e) })
+	})
+	if art != "" && strings.EqualFold(filepath.Ext(art), ".wasm") {
+		return art, nil
+	}
+	return "", nil
+}
+
 // inspectFolder loads a provider folder (its index.ts or index.js, which
 // may import the folder's other files) as discovery loads a folder of its
 // own: Path and Unit the folder.
@@ -212,7 +247,7 @@ func (c *cli) inspectFolder(dir string) (*abi.ToolRegister, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range []string{"index.ts", "index.js"} {
+	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} { // as discovery picks one
 		if st, err := os.Stat(filepath.Join(abs, n)); err == nil && !st.IsDir() {
 			return c.inspectSource(abs, abs, filepath.Ext(n))
 		}
