@@ -73,15 +73,25 @@ func (p *Provider) Close() error {
 	if p.closed.Swap(true) {
 		return nil
 	}
+	p.drainFree()
+	return nil
+}
+
+// drainFree drops the idle runtimes.
+func (p *Provider) drainFree() {
 	for {
 		select {
 		case w := <-p.free:
 			p.drop(w)
 		default:
-			return nil
+			return
 		}
 	}
 }
+
+// testHookBeforeFree, when set (tests), runs as a call hands its runtime
+// back to the pool.
+var testHookBeforeFree func(*Provider)
 
 // Call implements abi.Provider.
 func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (any, error) {
@@ -116,7 +126,16 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (a
 	case fate == fateDiscard || p.closed.Load() || w.extra:
 		p.drop(w)
 	default:
+		if testHookBeforeFree != nil {
+			testHookBeforeFree(p)
+		}
 		p.free <- w
+		if p.closed.Load() {
+			// Close ran between the check above and the hand-back: its
+			// drain may have found the pool empty, and the runtime would
+			// sit idle for good (TestCloseDuringHandBackDropsRuntime).
+			p.drainFree()
+		}
 	}
 	if te != nil {
 		return nil, te
