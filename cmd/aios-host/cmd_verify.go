@@ -110,6 +110,13 @@ or single JWK file), --jwks-url, or else the trusted keys of the config
 		return exitFail
 	}
 	v, err := trust.VerifyCard(context.Background(), data, keys)
+	if errors.Is(err, trust.ErrKeyFetch) {
+		// A network failure, not a bad card: it said "invalid: …", exit
+		// 1, which a script could not tell from a forged card (found by
+		// p185; TestVerifyKeyFetchFailureIsNoVerdict).
+		fmt.Fprintf(out, "unchecked: %s: %v\n", pos[0], err)
+		return exitUnchecked
+	}
 	if err != nil {
 		hint := ""
 		if noKeys && errors.Is(err, trust.ErrUnknownKey) {

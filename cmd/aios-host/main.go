@@ -32,6 +32,9 @@ const (
 	exitOK    = 0 // success
 	exitFail  = 1 // a tool error, a verification failure, or an operation that failed
 	exitUsage = 2 // bad command line
+	// exitUnchecked: verify could not check the card (its key set could
+	// not be fetched), which is no verdict on the card.
+	exitUnchecked = 3
 )
 
 // command is one sub-command.
