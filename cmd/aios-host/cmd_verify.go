@@ -27,7 +27,8 @@ artifact — the SHA-256 of that file and the pinned files beside it (in
 the package, for a card in a package's aios/ folder). Keys come from --jwks (a JWKS
 or single JWK file), --jwks-url, or else the trusted keys of the config
 (discovery.keys). Prints "valid" with the key id and trust level and exits
-0, or prints why the card is refused and exits 1.`)
+0, or prints why the card is refused and exits 1; exits 3 ("unchecked")
+when the key set could not be fetched, no verdict on the card.`)
 	jwksFile := nonEmptyPathString(fs, "jwks", "JWKS `file` with the public key(s)")
 	jwksURL := nonEmptyString(fs, "jwks-url", "JWKS `URL` with the public key(s)")
 	pos, code, ok := c.parse(fs, args)
