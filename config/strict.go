@@ -290,6 +290,14 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 		if n.ShortTag() == "!!int" { // 010 read as 8; 010.5 is 10.5
 			w.leadingZero(n, path, via)
 		}
+		// A number past the float range (1e400), which yaml.v3 tags
+		// !!str: it was refused "cannot unmarshal !!str `1e400` into
+		// float64 (want a number)", which it is (found by p192).
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && n.Style == 0 {
+			if _, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), t.Bits()); errors.Is(err, strconv.ErrRange) {
+				w.bad(n, path, fmt.Sprintf("%s is out of range (a number's magnitude is at most %g)", n.Value, maxFloat(t.Bits())), via)
+			}
+		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		if t == durationType {
@@ -959,4 +967,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxFloat is the largest finite float of bits (32 or 64).
+func maxFloat(bits int) float64 {
+	if bits == 32 {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
 }
