@@ -598,11 +598,32 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		if !ok {
 			return nil, badValue(path, t, v)
 		}
+		// string(r) writes U+FFFD for a rune that is not a scalar value:
+		// a char the component never returned.
+		if !utf8.ValidRune(r) {
+			if r < 0 {
+				return nil, fmt.Errorf("%s: %d (%s) is not a Unicode scalar value", path, r, typeName(t))
+			}
+			return nil, fmt.Errorf("%s: U+%04X (%s) is not a Unicode scalar value", path, r, typeName(t))
+		}
 		return string(r), nil
 	case KindString:
 		s, ok := v.(string)
 		if !ok {
 			return nil, badValue(path, t, v)
+		}
+		// encoding/json writes U+FFFD for bytes that are not UTF-8, so
+		// the caller would get text the component never returned.
+		if !utf8.ValidString(s) {
+			i := 0
+			for i < len(s) {
+				r, w := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && w == 1 {
+					break
+				}
+				i += w
+			}
+			return nil, fmt.Errorf("%s: string is not valid UTF-8 (byte 0x%02x at offset %d)", path, s[i], i)
 		}
 		return s, nil
 	case KindList:
@@ -750,6 +771,9 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 				k, ok := pair[0].(string)
 				if !ok {
 					return nil, badValue(path+"["+strconv.Itoa(i)+"]", t.Key, pair[0])
+				}
+				if _, err := toJSON(t.Key, k, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+					return nil, err // a key that is not UTF-8
 				}
 				x, err := toJSON(t.Elem, pair[1], keyPath(path, k), depth+1)
 				if err != nil {
