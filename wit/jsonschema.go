@@ -78,13 +78,22 @@ func nullable(t *Type) bool { return t == nil || t.Kind == KindOption }
 
 // JSONCompatible reports the first type inside t that has no JSON form
 // (resource handles, futures, streams, error-context), naming where it is.
-func JSONCompatible(t *Type) error { return jsonCompatible(t, "$", 0, map[*Type]bool{}) }
+func JSONCompatible(t *Type) error { return jsonCompatible(t, "$", 0, map[*Type]int{}) }
 
-func jsonCompatible(t *Type, path string, depth int, seen map[*Type]bool) error {
-	if t == nil || seen[t] {
+// seen holds the greatest depth each type was checked at. A type met again
+// no deeper is skipped; one met deeper is checked again, since its own
+// nesting may now pass the bound: skipping every type met before let
+// fields that nest one shared type in another pass at any depth. A type is
+// checked at most once per depth, so the walk stays linear in the number
+// of types.
+func jsonCompatible(t *Type, path string, depth int, seen map[*Type]int) error {
+	if t == nil {
 		return nil
 	}
-	seen[t] = true
+	if d, ok := seen[t]; ok && depth <= d {
+		return nil
+	}
+	seen[t] = depth
 	if depth > 200 {
 		return fmt.Errorf("%s: type nested too deeply", path)
 	}
@@ -129,11 +138,11 @@ func FuncJSONCompatible(f *Func) error {
 			"so their JSON Schema and JSON values would grow with 2 to the power of that nesting", f.Name, MaxFuncTreeSize)
 	}
 	for _, p := range f.Params {
-		if err := jsonCompatible(p.Type, "$.params."+p.Name, 0, map[*Type]bool{}); err != nil {
+		if err := jsonCompatible(p.Type, "$.params."+p.Name, 0, map[*Type]int{}); err != nil {
 			return fmt.Errorf("function %s: %w", f.Name, err)
 		}
 	}
-	if err := jsonCompatible(f.Result, "$.result", 0, map[*Type]bool{}); err != nil {
+	if err := jsonCompatible(f.Result, "$.result", 0, map[*Type]int{}); err != nil {
 		return fmt.Errorf("function %s: %w", f.Name, err)
 	}
 	return nil
