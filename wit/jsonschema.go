@@ -3,6 +3,7 @@ package wit
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // JSON Schema mapping (draft 2020-12). The encoding of each kind is the one
@@ -94,8 +95,8 @@ func jsonCompatible(t *Type, path string, depth int, seen map[*Type]int) error {
 		return nil
 	}
 	seen[t] = depth
-	if depth > 200 {
-		return fmt.Errorf("%s: type nested too deeply", path)
+	if depth > maxJSONTypeDepth {
+		return fmt.Errorf("%s: type nested more than %d levels deep", shortPath(path), maxJSONTypeDepth)
 	}
 	switch t.Kind {
 	case KindOwn, KindBorrow, KindFuture, KindStream, KindErrorContext:
@@ -128,6 +129,34 @@ func jsonCompatible(t *Type, path string, depth int, seen map[*Type]int) error {
 		}
 	}
 	return nil
+}
+
+// maxJSONTypeDepth bounds the nesting of a type with a JSON form.
+const maxJSONTypeDepth = 200
+
+// shortPath writes each run of more than three "[]" in path once with its
+// count ("$.x[]×200"): a path to a type nested beyond maxJSONTypeDepth
+// wrote one "[]" per level, over 400 characters of them.
+func shortPath(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); {
+		n := 0
+		for strings.HasPrefix(path[i+2*n:], "[]") {
+			n++
+		}
+		switch {
+		case n > 3:
+			fmt.Fprintf(&b, "[]×%d", n)
+			i += 2 * n
+		case n > 0:
+			b.WriteString(path[i : i+2*n])
+			i += 2 * n
+		default:
+			b.WriteByte(path[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // FuncJSONCompatible checks every parameter and the result of f.

@@ -25,7 +25,7 @@ func TestJSONCompatibleDepthThroughSharedTypes(t *testing.T) {
 	e3 := wrap(e2, 150)
 	rec := &Type{Kind: KindRecord, Fields: []Field{{Name: "a", Type: c}, {Name: "b", Type: e1}, {Name: "c", Type: e2}, {Name: "d", Type: e3}}}
 	err := JSONCompatible(rec)
-	if err == nil || !strings.Contains(err.Error(), "type nested too deeply") || !strings.HasPrefix(err.Error(), "$.b") {
+	if err == nil || !strings.Contains(err.Error(), "type nested more than 200 levels deep") || !strings.HasPrefix(err.Error(), "$.b") {
 		t.Errorf("record nesting 640 levels through shared types: %v", err)
 	}
 	f := &Func{Name: "f", Params: []Param{{Name: "r", Type: rec}}}
