@@ -274,7 +274,7 @@ func (d *decoder) entry(label string, td *binary.TypeDef) error {
 			if self != nil || world != nil {
 				return fmt.Errorf("declaration %d: more than one export (%q)", i, decl.Name)
 			}
-			pn, name, err := SplitID(decl.Name)
+			pn, name, err := splitDecodedID(decl.Name)
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
@@ -320,10 +320,32 @@ func (d *decoder) entry(label string, td *binary.TypeDef) error {
 	return nil
 }
 
+// splitDecodedID is SplitID for an interface or world ID read from a
+// binary, whose parts become WIT text: each must be what WIT reads there
+// (identifiers, a semantic version). SplitID takes any text between the
+// separators, and a binary exporting "0:0/e" decoded to `package 0:0;`,
+// WIT that does not parse.
+func splitDecodedID(id string) (PackageName, string, error) {
+	pn, name, err := SplitID(id)
+	if err != nil {
+		return pn, name, err
+	}
+	parts := append([]string{pn.Namespace}, strings.Split(pn.Name, ":")...)
+	for _, w := range append(parts, name) {
+		if err := validateID(w); err != nil {
+			return pn, name, fmt.Errorf("%q is not an interface or world name of the form ns:pkg/name[@version]: %w", id, err)
+		}
+	}
+	if pn.Version != "" && !isVersion(pn.Version) {
+		return pn, name, fmt.Errorf("%q is not an interface or world name of the form ns:pkg/name[@version]: version %q is not a semantic version", id, pn.Version)
+	}
+	return pn, name, nil
+}
+
 // nameBody gives an imported or exported instance body its interface ID
 // (when name is one) and records it as a stub candidate.
 func (d *decoder) nameBody(b *dbody, name string) error {
-	pn, _, err := SplitID(name)
+	pn, _, err := splitDecodedID(name)
 	if err != nil {
 		return err
 	}

@@ -321,7 +321,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 			}
 			out := make([]Value, 0, len(m))
 			for _, k := range sortedKeys(m) {
-				x, err := fromJSON(t.Elem, m[k], path+"."+k, depth+1)
+				x, err := fromJSON(t.Elem, m[k], keyPath(path, k), depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -419,6 +419,23 @@ func runeName(r rune) string {
 		return strconv.QuoteRune(r)
 	}
 	return fmt.Sprintf("%q (U+%04X)", r, r)
+}
+
+// keyPath is the path of the entry k of a map<string, V> under path:
+// path.k for a plain word, else path["k"] quoted. A key is any string, and
+// written as it is, "a.b[0]" read as other fields and a line break split
+// the error message over lines a caller could take for its own.
+func keyPath(path, k string) string {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return path + "[" + strconv.Quote(k) + "]"
+		}
+	}
+	if k == "" {
+		return path + `[""]`
+	}
+	return path + "." + k
 }
 
 func countPresent(t *Type, m map[string]any) int {
@@ -581,11 +598,32 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		if !ok {
 			return nil, badValue(path, t, v)
 		}
+		// string(r) writes U+FFFD for a rune that is not a scalar value:
+		// a char the component never returned.
+		if !utf8.ValidRune(r) {
+			if r < 0 {
+				return nil, fmt.Errorf("%s: %d (%s) is not a Unicode scalar value", path, r, typeName(t))
+			}
+			return nil, fmt.Errorf("%s: U+%04X (%s) is not a Unicode scalar value", path, r, typeName(t))
+		}
 		return string(r), nil
 	case KindString:
 		s, ok := v.(string)
 		if !ok {
 			return nil, badValue(path, t, v)
+		}
+		// encoding/json writes U+FFFD for bytes that are not UTF-8, so
+		// the caller would get text the component never returned.
+		if !utf8.ValidString(s) {
+			i := 0
+			for i < len(s) {
+				r, w := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && w == 1 {
+					break
+				}
+				i += w
+			}
+			return nil, fmt.Errorf("%s: string is not valid UTF-8 (byte 0x%02x at offset %d)", path, s[i], i)
 		}
 		return s, nil
 	case KindList:
@@ -734,7 +772,10 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 				if !ok {
 					return nil, badValue(path+"["+strconv.Itoa(i)+"]", t.Key, pair[0])
 				}
-				x, err := toJSON(t.Elem, pair[1], path+"."+k, depth+1)
+				if _, err := toJSON(t.Key, k, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+					return nil, err // a key that is not UTF-8
+				}
+				x, err := toJSON(t.Elem, pair[1], keyPath(path, k), depth+1)
 				if err != nil {
 					return nil, err
 				}

@@ -3,6 +3,7 @@ package wit
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // JSON Schema mapping (draft 2020-12). The encoding of each kind is the one
@@ -78,15 +79,24 @@ func nullable(t *Type) bool { return t == nil || t.Kind == KindOption }
 
 // JSONCompatible reports the first type inside t that has no JSON form
 // (resource handles, futures, streams, error-context), naming where it is.
-func JSONCompatible(t *Type) error { return jsonCompatible(t, "$", 0, map[*Type]bool{}) }
+func JSONCompatible(t *Type) error { return jsonCompatible(t, "$", 0, map[*Type]int{}) }
 
-func jsonCompatible(t *Type, path string, depth int, seen map[*Type]bool) error {
-	if t == nil || seen[t] {
+// seen holds the greatest depth each type was checked at. A type met again
+// no deeper is skipped; one met deeper is checked again, since its own
+// nesting may now pass the bound: skipping every type met before let
+// fields that nest one shared type in another pass at any depth. A type is
+// checked at most once per depth, so the walk stays linear in the number
+// of types.
+func jsonCompatible(t *Type, path string, depth int, seen map[*Type]int) error {
+	if t == nil {
 		return nil
 	}
-	seen[t] = true
-	if depth > 200 {
-		return fmt.Errorf("%s: type nested too deeply", path)
+	if d, ok := seen[t]; ok && depth <= d {
+		return nil
+	}
+	seen[t] = depth
+	if depth > maxJSONTypeDepth {
+		return fmt.Errorf("%s: type nested more than %d levels deep", shortPath(path), maxJSONTypeDepth)
 	}
 	switch t.Kind {
 	case KindOwn, KindBorrow, KindFuture, KindStream, KindErrorContext:
@@ -121,6 +131,34 @@ func jsonCompatible(t *Type, path string, depth int, seen map[*Type]bool) error 
 	return nil
 }
 
+// maxJSONTypeDepth bounds the nesting of a type with a JSON form.
+const maxJSONTypeDepth = 200
+
+// shortPath writes each run of more than three "[]" in path once with its
+// count ("$.x[]×200"): a path to a type nested beyond maxJSONTypeDepth
+// wrote one "[]" per level, over 400 characters of them.
+func shortPath(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); {
+		n := 0
+		for strings.HasPrefix(path[i+2*n:], "[]") {
+			n++
+		}
+		switch {
+		case n > 3:
+			fmt.Fprintf(&b, "[]×%d", n)
+			i += 2 * n
+		case n > 0:
+			b.WriteString(path[i : i+2*n])
+			i += 2 * n
+		default:
+			b.WriteByte(path[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
 // FuncJSONCompatible checks every parameter and the result of f.
 func FuncJSONCompatible(f *Func) error {
 	if n := FuncTreeSize(f, MaxFuncTreeSize); n > MaxFuncTreeSize {
@@ -129,11 +167,11 @@ func FuncJSONCompatible(f *Func) error {
 			"so their JSON Schema and JSON values would grow with 2 to the power of that nesting", f.Name, MaxFuncTreeSize)
 	}
 	for _, p := range f.Params {
-		if err := jsonCompatible(p.Type, "$.params."+p.Name, 0, map[*Type]bool{}); err != nil {
+		if err := jsonCompatible(p.Type, "$.params."+p.Name, 0, map[*Type]int{}); err != nil {
 			return fmt.Errorf("function %s: %w", f.Name, err)
 		}
 	}
-	if err := jsonCompatible(f.Result, "$.result", 0, map[*Type]bool{}); err != nil {
+	if err := jsonCompatible(f.Result, "$.result", 0, map[*Type]int{}); err != nil {
 		return fmt.Errorf("function %s: %w", f.Name, err)
 	}
 	return nil

@@ -338,7 +338,13 @@ func (wb *worldBuilder) include(inc *World, x *astInclude) error {
 		if !found {
 			return errAt(x.path.name.pos, "no import or export kebab-name `%s`. Note that an ID does not support renaming", wn.name.name)
 		}
-		renames[wn.name.name] = wn.as.name
+		// The first rename of a name wins, as in wasm-tools (which finds
+		// the item's rename in the list in order); the last one did, and
+		// `with { x as y, x as z }` gave the world `z` where wasm-tools'
+		// bindings have `y`.
+		if _, dup := renames[wn.name.name]; !dup {
+			renames[wn.name.name] = wn.as.name
+		}
 	}
 	for dir, list := range [][]*WorldItem{inc.Imports, inc.Exports} {
 		for _, it := range list {
