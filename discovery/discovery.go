@@ -900,19 +900,28 @@ func (d *Discovery) watchTree(dir string) {
 		}
 	}
 	n := 0
-	_ = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
+	// Symlinks to folders are followed, as codeDigest follows them: a
+	// lib -> ../shared holds code the artifact imports (walkLinked).
+	_ = walkLinked(dir, func(name string, isDir bool) error {
+		if !isDir {
 			return nil
 		}
-		if path != real && skipCodeDir(e.Name()) {
+		if name != dir && skipCodeDir(filepath.Base(name)) {
 			return filepath.SkipDir
 		}
 		if n++; n > maxWatchedFolders {
 			d.note(slog.LevelWarn, dir, "watchcap", fmt.Sprintf("provider folder has more than %d subfolders; edits in the others are loaded at the next aios/registry.refresh", maxWatchedFolders), "folder", dir)
 			return filepath.SkipAll
 		}
-		rel, _ := filepath.Rel(real, path)
-		name := filepath.Join(dir, rel) // named as under the root, so its events map to the unit
+		// name is as under the root, so its events map to the unit.
+		path := real
+		if name != dir {
+			p, err := filepath.EvalSymlinks(name)
+			if err != nil {
+				return filepath.SkipDir
+			}
+			path = p
+		}
 		if d.watchAdd(name) == nil {
 			d.treeMu.Lock()
 			if d.treeReal == nil {
