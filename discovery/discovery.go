@@ -968,6 +968,17 @@ func (d *Discovery) trackLink(p string) {
 			if st, err := os.Stat(t); err == nil && !st.IsDir() {
 				target = t
 			}
+		} else if t, err := os.Readlink(p); err == nil {
+			// A link to a file not there yet (ln -s v2.fake tool.fake
+			// before v2.fake is copied): noted by the name the file will
+			// have, so its arrival loads the link too; it was skipped as
+			// dangling until a refresh (TestDanglingLinkLoadsWhenTargetComes).
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(p), t)
+			}
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(t)); err == nil {
+				target = filepath.Join(dir, filepath.Base(t))
+			}
 		}
 	}
 	d.treeMu.Lock()
