@@ -855,8 +855,8 @@ func (d *Discovery) watchTree(dir string) {
 		return
 	}
 	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return
+	if err != nil || d.holdsRoot(dir) {
+		return // a link to the plugin folder or above it is no provider folder (holdsRoot)
 	}
 	d.treeMu.Lock()
 	was, had := d.treeReal[dir]
@@ -938,6 +938,31 @@ func (d *Discovery) watchTree(dir string) {
 		}
 		return nil
 	})
+}
+
+// holdsRoot reports whether dir, in a plugin folder, is (through a
+// symlink) a plugin folder itself or a folder above one: plugins/loop ->
+// . or plugins/home -> ~. Read as a provider folder it was "several
+// artifacts" naming the plugin folder's files, and its watch took in
+// every provider folder (or the whole home folder, up to the cap) again
+// under its name, each edit there reloading it too.
+// Only a symlink is asked: a plugin folder listed inside another's
+// provider folder (plugins: [a, a/pkg/extra]) is read as configured.
+func (d *Discovery) holdsRoot(dir string) bool {
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	for _, r := range d.roots {
+		rr, err := filepath.EvalSymlinks(r)
+		if err == nil && (rr == real || strings.HasPrefix(rr, real+string(filepath.Separator)) || real == string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // aliases are the other names of the watched folder that holds path (two
@@ -2483,6 +2508,10 @@ func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (
 	}
 	root := filepath.Dir(unit)
 	if st.IsDir() {
+		if d.holdsRoot(unit) {
+			d.note(slog.LevelWarn, unit, "rootlink", "folder skipped: a symlink to the plugin folder itself or a folder above it", "folder", unit)
+			return nil, nil
+		}
 		return d.loadFolder(ctx, unit, root, old)
 	}
 	if !st.Mode().IsRegular() {
