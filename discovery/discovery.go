@@ -499,6 +499,15 @@ func (d *Discovery) scanRoot(r string) []string {
 				d.trackLink(p)
 			}
 			if isDir {
+				if skipCodeDir(e.Name()) {
+					// node_modules of an npm install beside a top-level
+					// tool.ts, or the __pycache__ of python3 tool.py run
+					// here, holds no provider: it was read as a provider
+					// folder ("describes no provider") and watched, up to
+					// 1000 of its folders with a warning, each install
+					// reloading it (TestTopLevelNodeModulesNoProvider).
+					continue
+				}
 				if d.isDesk[r] {
 					d.note(slog.LevelInfo, p, "nested", "folder not read: desktop entries are read only at the top of a desktop folder", "folder", p)
 					continue
@@ -703,8 +712,8 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			continue
 		}
 		parts := strings.Split(rel, string(filepath.Separator))
-		if ignored(parts[0]) {
-			return "", false
+		if ignored(parts[0]) || skipCodeDir(parts[0]) {
+			return "", false // a hidden file, or in node_modules (scanRoot)
 		}
 		unit := filepath.Join(r, parts[0])
 		if len(parts) > 1 {
@@ -845,7 +854,7 @@ func (d *Discovery) watchTree(dir string) {
 			continue
 		}
 		parts := strings.Split(rel, string(filepath.Separator))
-		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts[1:], skipCodeDir) {
+		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts, skipCodeDir) {
 			return
 		}
 		under = true
