@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aios-host/aios-host/internal/testutil"
@@ -66,4 +67,31 @@ func TestDanglingLinkLoadsWhenTargetComes(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "both gone with the target", func() bool { return len(sources()) == 0 })
+}
+
+// TestSymlinkLoopSaidAsSuch: two links at the top of a plugin folder that
+// point at each other (a.fake -> b.fake -> a.fake) fail to load with an
+// error saying they are a loop, not "stat a.fake: too many levels of
+// symbolic links"; replacing one with a file loads both.
+func TestSymlinkLoopSaidAsSuch(t *testing.T) {
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		for link, to := range map[string]string{"a.fake": "b.fake", "b.fake": "a.fake"} {
+			if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	for _, n := range []string{"a.fake", "b.fake"} {
+		p := filepath.Join(env.dir, n)
+		if msg := env.d.Errors()[p]; !strings.Contains(msg, p+" is a symlink loop") {
+			t.Errorf("error of %s: %q, want it said to be a symlink loop", n, msg)
+		}
+	}
+	if err := os.Remove(filepath.Join(env.dir, "b.fake")); err != nil {
+		t.Fatal(err)
+	}
+	writeFake(t, filepath.Join(env.dir, "b.fake"), fakeSpec{ID: "org.test.x", Version: "1.0.0", Tools: []string{"a"}})
+	testutil.Eventually(t, "both load, no error", func() bool {
+		return len(env.d.Adapters()) == 2 && len(env.d.Errors()) == 0
+	})
 }

@@ -2512,6 +2512,11 @@ func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (
 		}
 		return nil, nil
 	}
+	if errors.Is(err, syscall.ELOOP) {
+		// "stat x.fake: too many levels of symbolic links" did not say
+		// that the links (a.fake -> b.fake -> a.fake) go round.
+		return nil, fmt.Errorf("%s is a symlink loop: its links lead back to themselves (or are more than 40 deep) and reach no file", unit)
+	}
 	if err != nil {
 		return nil, err
 	}
