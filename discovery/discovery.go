@@ -499,6 +499,15 @@ func (d *Discovery) scanRoot(r string) []string {
 				d.trackLink(p)
 			}
 			if isDir {
+				if skipCodeDir(e.Name()) {
+					// node_modules of an npm install beside a top-level
+					// tool.ts, or the __pycache__ of python3 tool.py run
+					// here, holds no provider: it was read as a provider
+					// folder ("describes no provider") and watched, up to
+					// 1000 of its folders with a warning, each install
+					// reloading it (TestTopLevelNodeModulesNoProvider).
+					continue
+				}
 				if d.isDesk[r] {
 					d.note(slog.LevelInfo, p, "nested", "folder not read: desktop entries are read only at the top of a desktop folder", "folder", p)
 					continue
@@ -703,8 +712,8 @@ func (d *Discovery) unitOf(path string) (string, bool) {
 			continue
 		}
 		parts := strings.Split(rel, string(filepath.Separator))
-		if ignored(parts[0]) {
-			return "", false
+		if ignored(parts[0]) || skipCodeDir(parts[0]) {
+			return "", false // a hidden file, or in node_modules (scanRoot)
 		}
 		unit := filepath.Join(r, parts[0])
 		if len(parts) > 1 {
@@ -845,7 +854,7 @@ func (d *Discovery) watchTree(dir string) {
 			continue
 		}
 		parts := strings.Split(rel, string(filepath.Separator))
-		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts[1:], skipCodeDir) {
+		if d.isDesk[r] || ignored(parts[0]) || slices.ContainsFunc(parts, skipCodeDir) {
 			return
 		}
 		under = true
@@ -855,8 +864,8 @@ func (d *Discovery) watchTree(dir string) {
 		return
 	}
 	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return
+	if err != nil || d.holdsRoot(dir) {
+		return // a link to the plugin folder or above it is no provider folder (holdsRoot)
 	}
 	d.treeMu.Lock()
 	was, had := d.treeReal[dir]
@@ -900,19 +909,28 @@ func (d *Discovery) watchTree(dir string) {
 		}
 	}
 	n := 0
-	_ = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
+	// Symlinks to folders are followed, as codeDigest follows them: a
+	// lib -> ../shared holds code the artifact imports (walkLinked).
+	_ = walkLinked(dir, func(name string, isDir bool) error {
+		if !isDir {
 			return nil
 		}
-		if path != real && skipCodeDir(e.Name()) {
+		if name != dir && skipCodeDir(filepath.Base(name)) {
 			return filepath.SkipDir
 		}
 		if n++; n > maxWatchedFolders {
 			d.note(slog.LevelWarn, dir, "watchcap", fmt.Sprintf("provider folder has more than %d subfolders; edits in the others are loaded at the next aios/registry.refresh", maxWatchedFolders), "folder", dir)
 			return filepath.SkipAll
 		}
-		rel, _ := filepath.Rel(real, path)
-		name := filepath.Join(dir, rel) // named as under the root, so its events map to the unit
+		// name is as under the root, so its events map to the unit.
+		path := real
+		if name != dir {
+			p, err := filepath.EvalSymlinks(name)
+			if err != nil {
+				return filepath.SkipDir
+			}
+			path = p
+		}
 		if d.watchAdd(name) == nil {
 			d.treeMu.Lock()
 			if d.treeReal == nil {
@@ -929,6 +947,31 @@ func (d *Discovery) watchTree(dir string) {
 		}
 		return nil
 	})
+}
+
+// holdsRoot reports whether dir, in a plugin folder, is (through a
+// symlink) a plugin folder itself or a folder above one: plugins/loop ->
+// . or plugins/home -> ~. Read as a provider folder it was "several
+// artifacts" naming the plugin folder's files, and its watch took in
+// every provider folder (or the whole home folder, up to the cap) again
+// under its name, each edit there reloading it too.
+// Only a symlink is asked: a plugin folder listed inside another's
+// provider folder (plugins: [a, a/pkg/extra]) is read as configured.
+func (d *Discovery) holdsRoot(dir string) bool {
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	for _, r := range d.roots {
+		rr, err := filepath.EvalSymlinks(r)
+		if err == nil && (rr == real || strings.HasPrefix(rr, real+string(filepath.Separator)) || real == string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // aliases are the other names of the watched folder that holds path (two
@@ -958,6 +1001,17 @@ func (d *Discovery) trackLink(p string) {
 		if t, err := filepath.EvalSymlinks(p); err == nil {
 			if st, err := os.Stat(t); err == nil && !st.IsDir() {
 				target = t
+			}
+		} else if t, err := os.Readlink(p); err == nil {
+			// A link to a file not there yet (ln -s v2.fake tool.fake
+			// before v2.fake is copied): noted by the name the file will
+			// have, so its arrival loads the link too; it was skipped as
+			// dangling until a refresh (TestDanglingLinkLoadsWhenTargetComes).
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(p), t)
+			}
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(t)); err == nil {
+				target = filepath.Join(dir, filepath.Base(t))
 			}
 		}
 	}
@@ -2458,11 +2512,20 @@ func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (
 		}
 		return nil, nil
 	}
+	if errors.Is(err, syscall.ELOOP) {
+		// "stat x.fake: too many levels of symbolic links" did not say
+		// that the links (a.fake -> b.fake -> a.fake) go round.
+		return nil, fmt.Errorf("%s is a symlink loop: its links lead back to themselves (or are more than 40 deep) and reach no file", unit)
+	}
 	if err != nil {
 		return nil, err
 	}
 	root := filepath.Dir(unit)
 	if st.IsDir() {
+		if d.holdsRoot(unit) {
+			d.note(slog.LevelWarn, unit, "rootlink", "folder skipped: a symlink to the plugin folder itself or a folder above it", "folder", unit)
+			return nil, nil
+		}
 		return d.loadFolder(ctx, unit, root, old)
 	}
 	if !st.Mode().IsRegular() {

@@ -163,20 +163,17 @@ func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...
 	if err != nil || !st.IsDir() {
 		return ""
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real // WalkDir does not enter a link given as its root
-	}
 	h := sha256.New()
 	n := 0
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || ctx.Err() != nil {
-			return nil
+	_ = walkLinked(dir, func(path string, isDir bool) error {
+		if ctx.Err() != nil {
+			return filepath.SkipAll
 		}
 		if path == dir {
 			return nil
 		}
-		name := d.Name()
-		if d.IsDir() {
+		name := filepath.Base(path)
+		if isDir {
 			if skipCodeDir(name) {
 				return filepath.SkipDir
 			}
@@ -197,6 +194,61 @@ func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// walkLinked walks the tree at dir as filepath.WalkDir does (lexical
+// order; fn may return filepath.SkipDir or filepath.SkipAll), naming each
+// entry as under dir, but it enters symlinks to folders: a provider's
+// lib -> ../shared (a monorepo's shared code, an npm link) holds code its
+// artifact imports, and the bundler follows the link. WalkDir did not, so
+// an edit of shared/util.js was never loaded, by the watch nor by a
+// refresh (TestLinkedCodeFolderReloads). Each real folder is entered once,
+// and a link to dir or to a folder above it (lib -> ..) is not entered.
+// Errors are skipped (a folder that cannot be read is left out).
+func walkLinked(dir string, fn func(path string, isDir bool) error) error {
+	top, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var walk func(p, real string) error
+	walk = func(p, real string) error {
+		seen[real] = true
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil
+		}
+		for _, e := range ents {
+			c := filepath.Join(p, e.Name())
+			isDir, cr := e.IsDir(), filepath.Join(real, e.Name())
+			if e.Type()&fs.ModeSymlink != 0 {
+				if cr, err = filepath.EvalSymlinks(c); err != nil {
+					continue // dangling, or a loop of links
+				}
+				st, err := os.Stat(cr)
+				if err != nil {
+					continue
+				}
+				if isDir = st.IsDir(); isDir && (seen[cr] || cr == top || strings.HasPrefix(top, cr+string(filepath.Separator))) {
+					continue // entered already, or the provider folder itself or above it
+				}
+			}
+			err := fn(c, isDir)
+			if err == filepath.SkipAll {
+				return err
+			}
+			if isDir && err != filepath.SkipDir && !seen[cr] {
+				if err := walk(c, cr); err == filepath.SkipAll {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := fn(dir, true); err == filepath.SkipAll || err == filepath.SkipDir {
+		return nil
+	}
+	return walk(dir, top)
 }
 
 // skipCodeDir reports whether a folder of that name inside a provider
