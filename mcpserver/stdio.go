@@ -667,7 +667,8 @@ func errorJSON(id json.RawMessage, code int64, msg string) json.RawMessage {
 }
 
 // fixResponse returns resp with a standard error code where the go-sdk
-// leaves code 0 (see fixErrorCode).
+// leaves code 0 (see fixErrorCode), and with params that did not decode
+// said in words (see explainParams).
 func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 	if resp.Error == nil {
 		return resp
@@ -676,6 +677,11 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 	// its code, any other with code 0.
 	var we *jsonrpc.Error
 	if errors.As(resp.Error, &we) && we.Code != 0 {
+		if m, ok := explainParams(resp.Error.Error()); ok && we.Code == jsonrpc.CodeInvalidParams {
+			fixed := *resp
+			fixed.Error = &jsonrpc.Error{Code: we.Code, Message: m, Data: we.Data}
+			return &fixed
+		}
 		return resp
 	}
 	e := &jsonrpc.Error{Message: resp.Error.Error()}
@@ -683,6 +689,9 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 		e.Message, e.Data = direct.Message, direct.Data
 	}
 	e.Code = fixErrorCode(e.Message)
+	if m, ok := explainParams(e.Message); ok {
+		e.Message = m
+	}
 	fixed := *resp
 	fixed.Error = e
 	return &fixed
@@ -705,4 +714,83 @@ func fixErrorCode(msg string) int64 {
 	default:
 		return jsonrpc.CodeInternalError
 	}
+}
+
+// explainParams rewrites the go-sdk's refusal of params that do not
+// decode ("handling 'tools/call': invalid params: unmarshaling "<the
+// params>" into a *mcp.CallToolParamsRaw: json: cannot unmarshal … into Go
+// struct field mcp.CallToolParamsRaw._meta of type map[string]interface
+// {}") as `invalid params of tools/call: "_meta" must be an object, got a
+// string`. The go-sdk's message quotes the params whole, escaped twice
+// over on the wire: 5 MiB of arguments with a bad _meta came back as an
+// answer of over 16 MiB, more than a client reads. False when msg is no
+// such refusal.
+func explainParams(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "handling '")
+	if !ok {
+		return "", false
+	}
+	method, rest, ok := strings.Cut(rest, "': invalid params: unmarshaling ")
+	if !ok {
+		return "", false
+	}
+	prefix := "invalid params of " + method + ": "
+	i := strings.LastIndex(rest, ": json: ")
+	if i < 0 {
+		return prefix + "the params do not decode", true
+	}
+	why := rest[i+len(": json: "):]
+	value, into, ok := strings.Cut(strings.TrimPrefix(why, "cannot unmarshal "), " into Go ")
+	if !ok || !strings.HasPrefix(why, "cannot unmarshal ") {
+		return prefix + why, true // nesting too deep, a syntax error: no Go in them
+	}
+	got := ""
+	if v, err := strconv.Unquote(value); err == nil && v != "" {
+		got = ", got " + jsonKind(v[0])
+	}
+	if goType, ok := strings.CutPrefix(into, "value of type "); ok {
+		return prefix + "params must be " + goKind(goType) + got, true
+	}
+	field, goType, ok := strings.Cut(strings.TrimPrefix(into, "struct field "), " of type ")
+	if !ok {
+		return prefix + "a member has the wrong type" + got, true
+	}
+	// field is pkg.Type.member(.member…): the members are the JSON path.
+	if parts := strings.SplitN(field, ".", 3); len(parts) == 3 {
+		field = parts[2]
+	}
+	return prefix + strconv.Quote(field) + " must be " + goKind(goType) + got, true
+}
+
+// jsonKind names the JSON value that begins with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// goKind names the JSON value a Go type of the go-sdk's params takes.
+func goKind(t string) string {
+	t = strings.TrimLeft(t, "*")
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "[]"), strings.HasPrefix(t, "["):
+		return "an array"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "a number"
+	}
+	return "an object" // a map or a struct
 }
