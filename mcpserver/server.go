@@ -629,13 +629,18 @@ func (s *Server) checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 // explainCursor says what is wrong when a list request's cursor is
 // refused: the go-sdk answers a cursor it cannot decode with -32602
 // "invalid params" alone. It cuts the name of an unknown tool, which the
-// go-sdk quotes whole.
+// go-sdk quotes whole, and says when a tools/call names no tool.
 func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
 		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
 			return res, err
+		}
+		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && p.Name == "" && we.Message == `unknown tool ""` {
+			// No name given: `unknown tool ""` read as if a tool of
+			// that name had gone.
+			return nil, &jsonrpc.Error{Code: we.Code, Message: "tools/call needs params.name, the name of the tool to call (one of tools/list's)", Data: we.Data}
 		}
 		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && len(p.Name) > 100 && we.Message == fmt.Sprintf("unknown tool %q", p.Name) {
 			// The go-sdk quotes the name whole: a long one made an
