@@ -42,6 +42,8 @@ const batchesRemoved = "2025-06-18"
 // before the answer to initialize, when it holds initialize, an element
 // that is not a JSON-RPC message, a request id twice, or the id of an
 // earlier request still in flight. `[]` is answered with one -32600 error.
+// A request alone with the id of a request still in flight is answered
+// with -32600 too (the go-sdk drops it without a word).
 //
 // A request the client cancels (notifications/cancelled) gets no response,
 // as MCP asks, unless it came in a batch (whose response array must be
@@ -96,11 +98,15 @@ type stdioState struct {
 	// does.
 	open map[jsonrpc.ID]struct{}
 	idle chan struct{}
+	// busy holds the ids of the requests passed on that the go-sdk has not
+	// answered: as it does, an id leaves it before its answer is written,
+	// so that a client may use it again as soon as it has the answer.
+	busy map[jsonrpc.ID]struct{}
 }
 
 func newStdioState() *stdioState {
 	return &stdioState{initializing: map[jsonrpc.ID]struct{}{}, calls: map[jsonrpc.ID]bool{}, batched: map[jsonrpc.ID]struct{}{},
-		open: map[jsonrpc.ID]struct{}{}}
+		open: map[jsonrpc.ID]struct{}{}, busy: map[jsonrpc.ID]struct{}{}}
 }
 
 // settled notes that the answer to id was written or dropped.
@@ -140,6 +146,19 @@ func (s *stdioState) waitAnswered(timeout time.Duration, abort <-chan struct{}) 
 	}
 }
 
+// reused says whether msg is a request whose id is that of a request
+// passed on and not answered yet.
+func (s *stdioState) reused(msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, busy := s.busy[req.ID]
+	return busy
+}
+
 // received notes a message the filter passes on (outside a batch, or a
 // batch's notification).
 func (s *stdioState) received(msg jsonrpc.Message) {
@@ -151,6 +170,7 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 	defer s.mu.Unlock()
 	if req.IsCall() {
 		s.open[req.ID] = struct{}{}
+		s.busy[req.ID] = struct{}{}
 	}
 	switch {
 	case req.IsCall() && req.Method == "initialize":
@@ -182,6 +202,7 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 func (s *stdioState) answered(resp *jsonrpc.Response) (drop bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.busy, resp.ID)
 	if _, ok := s.initializing[resp.ID]; ok {
 		delete(s.initializing, resp.ID)
 		var r struct {
@@ -338,6 +359,11 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 				j.batch(t)
 			} else if msg, code, text, id := check(t); code != 0 {
 				j.answer(id, code, text)
+			} else if j.st.reused(msg) {
+				// The go-sdk drops a request whose id is in flight
+				// without a word: its client would wait for ever.
+				id := idOf(t)
+				j.answer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: request id %s of an earlier request is still in flight; give each request of a session an id of its own", id))
 			} else {
 				j.st.received(msg)
 				j.pending = append(t, '\n')
@@ -600,6 +626,7 @@ func (j *jsonLines) batch(line []byte) {
 			if req, ok := e.msg.(*jsonrpc.Request); ok && req.IsCall() {
 				j.st.batched[req.ID] = struct{}{}
 				j.st.open[req.ID] = struct{}{}
+				j.st.busy[req.ID] = struct{}{}
 			}
 		}
 	}
