@@ -834,8 +834,17 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
 			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
 		}
-		if pid, _ := req.Params.Meta[MetaParentID].(string); pid != "" {
-			call.ParentID = "client:" + pid // server.ClientParentPrefix
+		if v := req.Params.Meta[MetaParentID]; v != nil {
+			// A number (a client's request id) was dropped without a word,
+			// and the record had no parent: refused as JSON-RPC's
+			// parent_id that is not a string is.
+			pid, ok := v.(string)
+			if !ok {
+				return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a string (the id of the client's call this one is made for), got %s", MetaParentID, metaText(v))), nil
+			}
+			if pid != "" {
+				call.ParentID = "client:" + pid // server.ClientParentPrefix
+			}
 		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancelCause)
