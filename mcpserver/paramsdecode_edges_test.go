@@ -18,6 +18,8 @@ func TestParamsThatDoNotDecodeAreExplained(t *testing.T) {
 		{`{"name":"echo","arguments":{` + bulk + `},"_meta":"x"}`, `invalid params of tools/call: "_meta" must be an object, got a string`},
 		{`"x"`, `invalid params of tools/call: params must be an object, got a string`},
 		{`{"name":["echo"]}`, `invalid params of tools/call: "name" must be a string, got an array`},
+		// The right kind out of range: not "must be a number, got a number".
+		{`{"name":"echo","arguments":{},"_meta":{"org.aios/depth":1e400}}`, `invalid params of tools/call: "_meta.org.aios/depth": the number 1e400 is out of range`},
 	}
 	check := func(t *testing.T, via, answer, want string) {
 		t.Helper()

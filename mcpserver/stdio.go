@@ -771,22 +771,43 @@ func explainParams(msg string) (string, bool) {
 	if !ok || !strings.HasPrefix(why, "cannot unmarshal ") {
 		return prefix + why, true // nesting too deep, a syntax error: no Go in them
 	}
-	got := ""
+	// value is the start of the value given, quoted, or "number N
+	// overflows".
+	given, quoted := "", false
 	if v, err := strconv.Unquote(value); err == nil && v != "" {
-		got = ", got " + jsonKind(v[0])
+		given, quoted = v, true
+	} else if n, ok := strings.CutSuffix(strings.TrimPrefix(value, "number "), " overflows"); ok {
+		given = n
+	}
+	what := func(must string) string {
+		switch {
+		case given == "":
+			return " must be " + must
+		case quoted && jsonKind(given[0]) != must:
+			return " must be " + must + ", got " + jsonKind(given[0])
+		}
+		// The right kind: a number out of range (1e400 for a float64),
+		// given with what follows it.
+		n := strings.IndexFunc(given, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) })
+		if n < 0 {
+			n = len(given)
+		}
+		return fmt.Sprintf(": the number %s is out of range", given[:n])
 	}
 	if goType, ok := strings.CutPrefix(into, "value of type "); ok {
-		return prefix + "params must be " + goKind(goType) + got, true
+		return prefix + "params" + what(goKind(goType)), true
 	}
 	field, goType, ok := strings.Cut(strings.TrimPrefix(into, "struct field "), " of type ")
 	if !ok {
-		return prefix + "a member has the wrong type" + got, true
+		return prefix + "a member has the wrong type", true
 	}
-	// field is pkg.Type.member(.member…): the members are the JSON path.
+	// field is pkg.Type.member(.member…) (Type may end with a map's type:
+	// "mcp.CallToolParamsRawmap[string]interface {}._meta.key"): the
+	// members are the JSON path.
 	if parts := strings.SplitN(field, ".", 3); len(parts) == 3 {
 		field = parts[2]
 	}
-	return prefix + strconv.Quote(field) + " must be " + goKind(goType) + got, true
+	return prefix + strconv.Quote(field) + what(goKind(goType)), true
 }
 
 // jsonKind names the JSON value that begins with c.
