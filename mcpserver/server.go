@@ -706,6 +706,27 @@ func metaDepth(meta mcpsdk.Meta) (int, *abi.ToolError) {
 	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, metaText(v))
 }
 
+// metaParent is the parent a tools/call gives in _meta (MetaParentID) as
+// the host records it, "client:<id>" (server.ClientParentPrefix), "" when
+// it gives none. One that is not a string is InvalidParams saying so: a
+// number (a client's request id) was dropped without a word, and the
+// record had no parent, where JSON-RPC refuses a parent_id that is not a
+// string.
+func metaParent(meta mcpsdk.Meta) (string, *abi.ToolError) {
+	v := meta[MetaParentID]
+	if v == nil {
+		return "", nil
+	}
+	pid, ok := v.(string)
+	if !ok {
+		return "", abi.Errorf(abi.InvalidParams, "_meta[%q] must be a string (the id of the client's call this one is made for), got %s", MetaParentID, metaText(v))
+	}
+	if pid == "" {
+		return "", nil
+	}
+	return "client:" + pid, nil
+}
+
 // metaWhole is a _meta value that is a whole number (a JSON number
 // without a fraction, within ±2^63).
 func metaWhole(v any) (int64, bool) {
@@ -786,7 +807,8 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 				// undecoded (found by p173: it had no audit record).
 				te := abi.AsToolError(err, abi.Unavailable)
 				depth, _ := metaDepth(req.Params.Meta)
-				call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Depth: depth}
+				parent, _ := metaParent(req.Params.Meta) // joins the record to the forwarding host's
+				call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Depth: depth, ParentID: parent}
 				_, _ = s.h.Refuse(host.WithOrigin(context.WithoutCancel(ctx), originOf(req.Extra, req.Session)), call, te)
 				return errorResult(te), nil
 			}
@@ -834,17 +856,8 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
 			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
 		}
-		if v := req.Params.Meta[MetaParentID]; v != nil {
-			// A number (a client's request id) was dropped without a word,
-			// and the record had no parent: refused as JSON-RPC's
-			// parent_id that is not a string is.
-			pid, ok := v.(string)
-			if !ok {
-				return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a string (the id of the client's call this one is made for), got %s", MetaParentID, metaText(v))), nil
-			}
-			if pid != "" {
-				call.ParentID = "client:" + pid // server.ClientParentPrefix
-			}
+		if call.ParentID, terr = metaParent(req.Params.Meta); terr != nil {
+			return errorResult(terr), nil
 		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancelCause)
