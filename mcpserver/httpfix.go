@@ -265,7 +265,8 @@ type httpCallKey struct {
 //     application/json); the go-sdk's other plain-text 400 answers to a
 //     POST become JSON-RPC errors (-32700 for a body that is not JSON,
 //     -32600 otherwise; the request's id when there is one);
-//   - errors of code 0 get a standard code (fixErrorCode);
+//   - errors of code 0 get a standard code (fixErrorCode), and params
+//     that do not decode are said in words (explainParams);
 //   - a request the client cancels (notifications/cancelled) gets no
 //     response: its stream ends without one.
 func (s *Server) fixHTTP(next http.Handler) http.Handler {
@@ -699,7 +700,7 @@ func (w *rpcWriter) cancelled(id *jsonrpc.ID) bool {
 // the response of a cancelled request (nil, false: write p as it is).
 func (w *rpcWriter) filter(p []byte) (out []byte, drop bool) {
 	cancels := w.cancelled(nil)
-	if !cancels && !bytes.Contains(p, []byte(`"code":0`)) {
+	if !cancels && !bytes.Contains(p, []byte(`"code":0`)) && !bytes.Contains(p, []byte("invalid params: unmarshaling ")) {
 		return nil, false
 	}
 	before, data, after, ok := sseData(p)

@@ -629,13 +629,18 @@ func (s *Server) checkLogLevel(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 // explainCursor says what is wrong when a list request's cursor is
 // refused: the go-sdk answers a cursor it cannot decode with -32602
 // "invalid params" alone. It cuts the name of an unknown tool, which the
-// go-sdk quotes whole.
+// go-sdk quotes whole, and says when a tools/call names no tool.
 func explainCursor(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
 		if err == nil || !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
 			return res, err
+		}
+		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && p.Name == "" && we.Message == `unknown tool ""` {
+			// No name given: `unknown tool ""` read as if a tool of
+			// that name had gone.
+			return nil, &jsonrpc.Error{Code: we.Code, Message: "tools/call needs params.name, the name of the tool to call (one of tools/list's)", Data: we.Data}
 		}
 		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && len(p.Name) > 100 && we.Message == fmt.Sprintf("unknown tool %q", p.Name) {
 			// The go-sdk quotes the name whole: a long one made an
@@ -699,6 +704,27 @@ func metaDepth(meta mcpsdk.Meta) (int, *abi.ToolError) {
 		return int(n), nil
 	}
 	return 0, abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number from 0 (the call's nesting at the host that forwards it), got %s", MetaDepth, metaText(v))
+}
+
+// metaParent is the parent a tools/call gives in _meta (MetaParentID) as
+// the host records it, "client:<id>" (server.ClientParentPrefix), "" when
+// it gives none. One that is not a string is InvalidParams saying so: a
+// number (a client's request id) was dropped without a word, and the
+// record had no parent, where JSON-RPC refuses a parent_id that is not a
+// string.
+func metaParent(meta mcpsdk.Meta) (string, *abi.ToolError) {
+	v := meta[MetaParentID]
+	if v == nil {
+		return "", nil
+	}
+	pid, ok := v.(string)
+	if !ok {
+		return "", abi.Errorf(abi.InvalidParams, "_meta[%q] must be a string (the id of the client's call this one is made for), got %s", MetaParentID, metaText(v))
+	}
+	if pid == "" {
+		return "", nil
+	}
+	return "client:" + pid, nil
 }
 
 // metaWhole is a _meta value that is a whole number (a JSON number
@@ -781,7 +807,8 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 				// undecoded (found by p173: it had no audit record).
 				te := abi.AsToolError(err, abi.Unavailable)
 				depth, _ := metaDepth(req.Params.Meta)
-				call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Depth: depth}
+				parent, _ := metaParent(req.Params.Meta) // joins the record to the forwarding host's
+				call := &abi.ToolCall{Caller: s.agentOf(req), Tool: name, Version: version, Depth: depth, ParentID: parent}
 				_, _ = s.h.Refuse(host.WithOrigin(context.WithoutCancel(ctx), originOf(req.Extra, req.Session)), call, te)
 				return errorResult(te), nil
 			}
@@ -829,8 +856,8 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
 			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
 		}
-		if pid, _ := req.Params.Meta[MetaParentID].(string); pid != "" {
-			call.ParentID = "client:" + pid // server.ClientParentPrefix
+		if call.ParentID, terr = metaParent(req.Params.Meta); terr != nil {
+			return errorResult(terr), nil
 		}
 		if req.Session != nil {
 			done, n, ok := s.sessionCall(req.Session.ID(), cancelCause)

@@ -42,6 +42,8 @@ const batchesRemoved = "2025-06-18"
 // before the answer to initialize, when it holds initialize, an element
 // that is not a JSON-RPC message, a request id twice, or the id of an
 // earlier request still in flight. `[]` is answered with one -32600 error.
+// A request alone with the id of a request still in flight is answered
+// with -32600 too (the go-sdk drops it without a word).
 //
 // A request the client cancels (notifications/cancelled) gets no response,
 // as MCP asks, unless it came in a batch (whose response array must be
@@ -96,11 +98,15 @@ type stdioState struct {
 	// does.
 	open map[jsonrpc.ID]struct{}
 	idle chan struct{}
+	// busy holds the ids of the requests passed on that the go-sdk has not
+	// answered: as it does, an id leaves it before its answer is written,
+	// so that a client may use it again as soon as it has the answer.
+	busy map[jsonrpc.ID]struct{}
 }
 
 func newStdioState() *stdioState {
 	return &stdioState{initializing: map[jsonrpc.ID]struct{}{}, calls: map[jsonrpc.ID]bool{}, batched: map[jsonrpc.ID]struct{}{},
-		open: map[jsonrpc.ID]struct{}{}}
+		open: map[jsonrpc.ID]struct{}{}, busy: map[jsonrpc.ID]struct{}{}}
 }
 
 // settled notes that the answer to id was written or dropped.
@@ -140,6 +146,19 @@ func (s *stdioState) waitAnswered(timeout time.Duration, abort <-chan struct{}) 
 	}
 }
 
+// reused says whether msg is a request whose id is that of a request
+// passed on and not answered yet.
+func (s *stdioState) reused(msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, busy := s.busy[req.ID]
+	return busy
+}
+
 // received notes a message the filter passes on (outside a batch, or a
 // batch's notification).
 func (s *stdioState) received(msg jsonrpc.Message) {
@@ -151,6 +170,7 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 	defer s.mu.Unlock()
 	if req.IsCall() {
 		s.open[req.ID] = struct{}{}
+		s.busy[req.ID] = struct{}{}
 	}
 	switch {
 	case req.IsCall() && req.Method == "initialize":
@@ -182,6 +202,7 @@ func (s *stdioState) received(msg jsonrpc.Message) {
 func (s *stdioState) answered(resp *jsonrpc.Response) (drop bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.busy, resp.ID)
 	if _, ok := s.initializing[resp.ID]; ok {
 		delete(s.initializing, resp.ID)
 		var r struct {
@@ -338,6 +359,11 @@ func (j *jsonLines) Read(p []byte) (int, error) {
 				j.batch(t)
 			} else if msg, code, text, id := check(t); code != 0 {
 				j.answer(id, code, text)
+			} else if j.st.reused(msg) {
+				// The go-sdk drops a request whose id is in flight
+				// without a word: its client would wait for ever.
+				id := idOf(t)
+				j.answer(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: request id %s of an earlier request is still in flight; give each request of a session an id of its own", id))
 			} else {
 				j.st.received(msg)
 				j.pending = append(t, '\n')
@@ -600,6 +626,7 @@ func (j *jsonLines) batch(line []byte) {
 			if req, ok := e.msg.(*jsonrpc.Request); ok && req.IsCall() {
 				j.st.batched[req.ID] = struct{}{}
 				j.st.open[req.ID] = struct{}{}
+				j.st.busy[req.ID] = struct{}{}
 			}
 		}
 	}
@@ -667,7 +694,8 @@ func errorJSON(id json.RawMessage, code int64, msg string) json.RawMessage {
 }
 
 // fixResponse returns resp with a standard error code where the go-sdk
-// leaves code 0 (see fixErrorCode).
+// leaves code 0 (see fixErrorCode), and with params that did not decode
+// said in words (see explainParams).
 func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 	if resp.Error == nil {
 		return resp
@@ -676,6 +704,11 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 	// its code, any other with code 0.
 	var we *jsonrpc.Error
 	if errors.As(resp.Error, &we) && we.Code != 0 {
+		if m, ok := explainParams(resp.Error.Error()); ok && we.Code == jsonrpc.CodeInvalidParams {
+			fixed := *resp
+			fixed.Error = &jsonrpc.Error{Code: we.Code, Message: m, Data: we.Data}
+			return &fixed
+		}
 		return resp
 	}
 	e := &jsonrpc.Error{Message: resp.Error.Error()}
@@ -683,6 +716,9 @@ func fixResponse(resp *jsonrpc.Response) *jsonrpc.Response {
 		e.Message, e.Data = direct.Message, direct.Data
 	}
 	e.Code = fixErrorCode(e.Message)
+	if m, ok := explainParams(e.Message); ok {
+		e.Message = m
+	}
 	fixed := *resp
 	fixed.Error = e
 	return &fixed
@@ -705,4 +741,104 @@ func fixErrorCode(msg string) int64 {
 	default:
 		return jsonrpc.CodeInternalError
 	}
+}
+
+// explainParams rewrites the go-sdk's refusal of params that do not
+// decode ("handling 'tools/call': invalid params: unmarshaling "<the
+// params>" into a *mcp.CallToolParamsRaw: json: cannot unmarshal … into Go
+// struct field mcp.CallToolParamsRaw._meta of type map[string]interface
+// {}") as `invalid params of tools/call: "_meta" must be an object, got a
+// string`. The go-sdk's message quotes the params whole, escaped twice
+// over on the wire: 5 MiB of arguments with a bad _meta came back as an
+// answer of over 16 MiB, more than a client reads. False when msg is no
+// such refusal.
+func explainParams(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "handling '")
+	if !ok {
+		return "", false
+	}
+	method, rest, ok := strings.Cut(rest, "': invalid params: unmarshaling ")
+	if !ok {
+		return "", false
+	}
+	prefix := "invalid params of " + method + ": "
+	i := strings.LastIndex(rest, ": json: ")
+	if i < 0 {
+		return prefix + "the params do not decode", true
+	}
+	why := rest[i+len(": json: "):]
+	value, into, ok := strings.Cut(strings.TrimPrefix(why, "cannot unmarshal "), " into Go ")
+	if !ok || !strings.HasPrefix(why, "cannot unmarshal ") {
+		return prefix + why, true // nesting too deep, a syntax error: no Go in them
+	}
+	// value is the start of the value given, quoted, or "number N
+	// overflows".
+	given, quoted := "", false
+	if v, err := strconv.Unquote(value); err == nil && v != "" {
+		given, quoted = v, true
+	} else if n, ok := strings.CutSuffix(strings.TrimPrefix(value, "number "), " overflows"); ok {
+		given = n
+	}
+	what := func(must string) string {
+		switch {
+		case given == "":
+			return " must be " + must
+		case quoted && jsonKind(given[0]) != must:
+			return " must be " + must + ", got " + jsonKind(given[0])
+		}
+		// The right kind: a number out of range (1e400 for a float64),
+		// given with what follows it.
+		n := strings.IndexFunc(given, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) })
+		if n < 0 {
+			n = len(given)
+		}
+		return fmt.Sprintf(": the number %s is out of range", given[:n])
+	}
+	if goType, ok := strings.CutPrefix(into, "value of type "); ok {
+		return prefix + "params" + what(goKind(goType)), true
+	}
+	field, goType, ok := strings.Cut(strings.TrimPrefix(into, "struct field "), " of type ")
+	if !ok {
+		return prefix + "a member has the wrong type", true
+	}
+	// field is pkg.Type.member(.member…) (Type may end with a map's type:
+	// "mcp.CallToolParamsRawmap[string]interface {}._meta.key"): the
+	// members are the JSON path.
+	if parts := strings.SplitN(field, ".", 3); len(parts) == 3 {
+		field = parts[2]
+	}
+	return prefix + strconv.Quote(field) + what(goKind(goType)), true
+}
+
+// jsonKind names the JSON value that begins with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// goKind names the JSON value a Go type of the go-sdk's params takes.
+func goKind(t string) string {
+	t = strings.TrimLeft(t, "*")
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "[]"), strings.HasPrefix(t, "["):
+		return "an array"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "a number"
+	}
+	return "an object" // a map or a struct
 }
