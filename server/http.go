@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -407,7 +408,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
 		return
 	}
-	query := r.URL.Query()
+	// (URL.Query drops a pair it cannot parse without a word:
+	// ?events=removed;added or ?event%ZZ=added streamed every event.)
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams,
+			"invalid params: the query of GET /events does not parse (%v): write it as events=added,removed,updated", err))))
+		return
+	}
 	for k := range query {
 		if k != "events" {
 			// A typo (?event=added) would stream every event.
