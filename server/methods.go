@@ -23,6 +23,7 @@ import (
 	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ToolInfo is one tool in tools/list: the MCP fields (name, description,
@@ -370,11 +371,21 @@ func healthProblem(rec *registry.ProviderRecord) string {
 	return ""
 }
 
-// searchTerms are the distinct lower-cased words of a query, stopping
-// past maxSearchWords.
+// searchFold is s as a search compares it: in one normalization form and
+// one case. Compared by its bytes, lower-cased only, a word the same to the
+// eye matched nothing when written otherwise: "café" typed (U+00E9)
+// against a text saved decomposed ("e" and U+0301), or the full-width
+// "ｂｒｏｗｓｅｒ" of a Chinese input method against "browser". NFKC makes
+// those one (and the ideographic space U+3000 a space).
+func searchFold(s string) string {
+	return strings.ToLower(norm.NFKC.String(s))
+}
+
+// searchTerms are the distinct folded (searchFold) words of a query,
+// stopping past maxSearchWords.
 func searchTerms(q string) []string {
 	var terms []string
-	for w := range strings.FieldsSeq(strings.ToLower(q)) {
+	for w := range strings.FieldsSeq(searchFold(q)) {
 		if !slices.Contains(terms, w) {
 			if terms = append(terms, w); len(terms) > maxSearchWords {
 				break
@@ -390,18 +401,18 @@ func (v *adapterView) matches(p *searchParams) bool {
 	}
 	if len(p.terms) > 0 {
 		var hay strings.Builder
-		hay.WriteString(strings.ToLower(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description))
+		hay.WriteString(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description)
 		for _, t := range v.tools {
-			hay.WriteString(" " + strings.ToLower(t.Name+" "+t.Description+" "+strings.Join(t.Tags, " ")))
+			hay.WriteString(" " + t.Name + " " + t.Description + " " + strings.Join(t.Tags, " "))
 		}
 		if v.card != nil {
 			// The card's own words for its skills: display names
 			// ("打开网址") and examples.
 			for _, sk := range v.card.Skills {
-				hay.WriteString(" " + strings.ToLower(sk.Name+" "+sk.Description+" "+strings.Join(sk.Examples, " ")))
+				hay.WriteString(" " + sk.Name + " " + sk.Description + " " + strings.Join(sk.Examples, " "))
 			}
 		}
-		h := hay.String()
+		h := searchFold(hay.String())
 		for _, term := range p.terms {
 			if !strings.Contains(h, term) {
 				return false
