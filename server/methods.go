@@ -1296,8 +1296,13 @@ func (s *Server) cancelRequest(sess *session, params json.RawMessage) (any, *jso
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if len(p.RequestID) == 0 || !validID(p.RequestID) || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
+	if len(p.RequestID) == 0 || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId is required: the id (a string or a number) of the request to cancel, sent on this connection")
+	}
+	if !validID(p.RequestID) {
+		// (it said "requestId is required" of a requestId given as true
+		// or {"id": 1}: the client looked for a member it had sent)
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId must be the id (a string or a number) of the request to cancel, sent on this connection (%s)", given(p.RequestID, true))
 	}
 	if sess.inflight == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no requests to cancel by id (close the HTTP request instead)")
