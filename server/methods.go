@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -1213,9 +1214,18 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	sess.subs.mu.Lock()
 	stop, ok := sess.subs.subs[id]
 	delete(sess.subs.subs, id)
+	held := append([]string{}, slices.Sorted(maps.Keys(sess.subs.subs))...)
 	sess.subs.mu.Unlock()
 	if !ok {
-		return nil, jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection", echo(id))
+		// Which ones the connection holds (it said only "not found"):
+		// an id of another connection, or of one that closed, is not
+		// one of them, and a client that lost its ids can end them.
+		e := jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection, which holds none (a subscription belongs to the connection that made it)", echo(id))
+		if len(held) > 0 {
+			e = jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection, which holds %s (a subscription belongs to the connection that made it)", echo(id), strings.Join(held, ", "))
+		}
+		e.Data.Details = map[string]any{"subscription": cutEcho(id), "held": held}
+		return nil, e
 	}
 	stop()
 	return map[string]any{"unsubscribed": id}, nil
