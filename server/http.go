@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,6 +263,14 @@ func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint s
 			"failures", authlimit.DefaultFailures, "window", authlimit.DefaultWindow)
 	}
 	msg := "missing bearer token (Authorization: Bearer <token>, see server.tokens)"
+	if h == "" {
+		// A token in the URL (RFC 6750 §2.3's access_token) is not read:
+		// proxies and servers log URLs. It was answered "missing", as if
+		// the client had sent none, leaving it to guess why.
+		if name := queryTokenName(r.URL.RawQuery); name != "" {
+			msg = fmt.Sprintf("missing bearer token: the token in the query string (%s=) is not read, as URLs are logged; send it in the header, Authorization: Bearer <token> (see server.tokens)", name)
+		}
+	}
 	if hint != "" {
 		msg += "; server.metrics_auth: loopback asks one of this request: " + hint
 	}
@@ -280,6 +289,25 @@ func (s *Server) authenticateHint(w http.ResponseWriter, r *http.Request, hint s
 	w.Header().Set("WWW-Authenticate", `Bearer realm="aios-host"`)
 	writeJSON(w, http.StatusUnauthorized, mustMarshal(errorResponse(nil, jsonrpc.Errorf(abi.CapabilityDenied, "%s", msg))))
 	return "", "", false
+}
+
+// queryTokenNames are the query parameters clients put a bearer token in
+// (access_token: RFC 6750 §2.3).
+var queryTokenNames = []string{"access_token", "token", "bearer_token", "auth_token"}
+
+// queryTokenName is the query parameter of rawQuery that looks like a
+// bearer token's, in its case, or "".
+func queryTokenName(rawQuery string) string {
+	if rawQuery == "" {
+		return ""
+	}
+	q, _ := url.ParseQuery(rawQuery) // (what parses: a hint only)
+	for k := range q {
+		if slices.ContainsFunc(queryTokenNames, func(n string) bool { return strings.EqualFold(n, k) }) {
+			return cutEcho(k)
+		}
+	}
+	return ""
 }
 
 func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
@@ -407,7 +435,14 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			"agent %q may not use aios/registry.subscribe (GET /events): it is not in agents.%s.methods", agent, agent))))
 		return
 	}
-	query := r.URL.Query()
+	// (URL.Query drops a pair it cannot parse without a word:
+	// ?events=removed;added or ?event%ZZ=added streamed every event.)
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams,
+			"invalid params: the query of GET /events does not parse (%v): write it as events=added,removed,updated", err))))
+		return
+	}
 	for k := range query {
 		if k != "events" {
 			// A typo (?event=added) would stream every event.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ import (
 	"github.com/aios-host/aios-host/internal/editdist"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ToolInfo is one tool in tools/list: the MCP fields (name, description,
@@ -370,11 +372,21 @@ func healthProblem(rec *registry.ProviderRecord) string {
 	return ""
 }
 
-// searchTerms are the distinct lower-cased words of a query, stopping
-// past maxSearchWords.
+// searchFold is s as a search compares it: in one normalization form and
+// one case. Compared by its bytes, lower-cased only, a word the same to the
+// eye matched nothing when written otherwise: "café" typed (U+00E9)
+// against a text saved decomposed ("e" and U+0301), or the full-width
+// "ｂｒｏｗｓｅｒ" of a Chinese input method against "browser". NFKC makes
+// those one (and the ideographic space U+3000 a space).
+func searchFold(s string) string {
+	return strings.ToLower(norm.NFKC.String(s))
+}
+
+// searchTerms are the distinct folded (searchFold) words of a query,
+// stopping past maxSearchWords.
 func searchTerms(q string) []string {
 	var terms []string
-	for w := range strings.FieldsSeq(strings.ToLower(q)) {
+	for w := range strings.FieldsSeq(searchFold(q)) {
 		if !slices.Contains(terms, w) {
 			if terms = append(terms, w); len(terms) > maxSearchWords {
 				break
@@ -390,18 +402,18 @@ func (v *adapterView) matches(p *searchParams) bool {
 	}
 	if len(p.terms) > 0 {
 		var hay strings.Builder
-		hay.WriteString(strings.ToLower(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description))
+		hay.WriteString(v.sum.ID + " " + v.sum.Name + " " + v.sum.Description)
 		for _, t := range v.tools {
-			hay.WriteString(" " + strings.ToLower(t.Name+" "+t.Description+" "+strings.Join(t.Tags, " ")))
+			hay.WriteString(" " + t.Name + " " + t.Description + " " + strings.Join(t.Tags, " "))
 		}
 		if v.card != nil {
 			// The card's own words for its skills: display names
 			// ("打开网址") and examples.
 			for _, sk := range v.card.Skills {
-				hay.WriteString(" " + strings.ToLower(sk.Name+" "+sk.Description+" "+strings.Join(sk.Examples, " ")))
+				hay.WriteString(" " + sk.Name + " " + sk.Description + " " + strings.Join(sk.Examples, " "))
 			}
 		}
-		h := hay.String()
+		h := searchFold(hay.String())
 		for _, term := range p.terms {
 			if !strings.Contains(h, term) {
 				return false
@@ -1202,9 +1214,18 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	sess.subs.mu.Lock()
 	stop, ok := sess.subs.subs[id]
 	delete(sess.subs.subs, id)
+	held := append([]string{}, slices.Sorted(maps.Keys(sess.subs.subs))...)
 	sess.subs.mu.Unlock()
 	if !ok {
-		return nil, jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection", echo(id))
+		// Which ones the connection holds (it said only "not found"):
+		// an id of another connection, or of one that closed, is not
+		// one of them, and a client that lost its ids can end them.
+		e := jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection, which holds none (a subscription belongs to the connection that made it)", echo(id))
+		if len(held) > 0 {
+			e = jsonrpc.Errorf(abi.NotFound, "subscription %s not found on this connection, which holds %s (a subscription belongs to the connection that made it)", echo(id), strings.Join(held, ", "))
+		}
+		e.Data.Details = map[string]any{"subscription": cutEcho(id), "held": held}
+		return nil, e
 	}
 	stop()
 	return map[string]any{"unsubscribed": id}, nil
@@ -1285,8 +1306,13 @@ func (s *Server) cancelRequest(sess *session, params json.RawMessage) (any, *jso
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if len(p.RequestID) == 0 || !validID(p.RequestID) || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
+	if len(p.RequestID) == 0 || bytes.Equal(bytes.TrimSpace(p.RequestID), []byte("null")) {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId is required: the id (a string or a number) of the request to cancel, sent on this connection")
+	}
+	if !validID(p.RequestID) {
+		// (it said "requestId is required" of a requestId given as true
+		// or {"id": 1}: the client looked for a member it had sent)
+		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: requestId must be the id (a string or a number) of the request to cancel, sent on this connection (%s)", given(p.RequestID, true))
 	}
 	if sess.inflight == nil {
 		return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: this transport has no requests to cancel by id (close the HTTP request instead)")
