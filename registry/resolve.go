@@ -174,6 +174,15 @@ func clipConstraint(c string) string {
 }
 
 func notFoundTool(s *snapshot, name string) *abi.ToolError {
+	if base, ver, ok := strings.Cut(name, "@"); ok && base != "" && ver != "" && s.tools.get(base) != nil {
+		// "echo@1.0.0", the version written into the name as a package
+		// manager takes it: it was told "did you mean echo?", not where
+		// the version goes (found by p194). No tool name holds "@".
+		shown := clipConstraint(ver)
+		te := abi.Errorf(abi.NotFound, "tool %q not found: a tool's name holds no version; call tool %q with the version %q given apart (the call's version member, --version on the command line)", clipConstraint(name), base, shown)
+		te.Data = map[string]any{"tool": clipConstraint(name), "name": base, "version": shown}
+		return te
+	}
 	sugg := suggest(s, name, 3)
 	name = clipConstraint(name) // (a caller's name of megabytes, as a constraint)
 	msg := "tool \"" + name + "\" not found"
