@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
+	"github.com/aios-host/aios-host/internal/jsonenc"
 )
 
 // Generic values
@@ -215,7 +216,7 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 			if err := b.take(len(k)+3, path); err != nil {
 				return nil, err
 			}
-			n, err := normalize(e, keyPath(path, k), depth+1, b)
+			n, err := normalize(e, jsonenc.MemberPath(path, k), depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -397,7 +398,7 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 			if err := b.take(len(k)+3, path); err != nil {
 				return nil, err
 			}
-			n, err := normalize(it.Value().Interface(), keyPath(path, k), depth+1, b)
+			n, err := normalize(it.Value().Interface(), jsonenc.MemberPath(path, k), depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -494,22 +495,4 @@ func UnmarshalJSONValue(data []byte, out *any) error {
 	}
 	*out = n
 	return nil
-}
-
-// keyPath is the path of member k of the object at path: path.k for a
-// plain word, else path["k"] quoted. A member name is any string, and
-// written as it is "a.b" read as two levels and a line break split the
-// error message over lines (wit's keyPath likewise;
-// TestMemberPathQuoted).
-func keyPath(path, k string) string {
-	if k == "" {
-		return path + `[""]`
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '$') {
-			return path + "[" + strconv.Quote(k) + "]"
-		}
-	}
-	return path + "." + k
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/internal/jsonenc"
 )
 
 // FromJSON converts a generic JSON value (abi.Normalize form: nil, bool,
@@ -321,7 +323,7 @@ func fromJSON(t *Type, v any, path string, depth int) (Value, error) {
 			}
 			out := make([]Value, 0, len(m))
 			for _, k := range sortedKeys(m) {
-				x, err := fromJSON(t.Elem, m[k], keyPath(path, k), depth+1)
+				x, err := fromJSON(t.Elem, m[k], jsonenc.MemberPath(path, k), depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -419,23 +421,6 @@ func runeName(r rune) string {
 		return strconv.QuoteRune(r)
 	}
 	return fmt.Sprintf("%q (U+%04X)", r, r)
-}
-
-// keyPath is the path of the entry k of a map<string, V> under path:
-// path.k for a plain word, else path["k"] quoted. A key is any string, and
-// written as it is, "a.b[0]" read as other fields and a line break split
-// the error message over lines a caller could take for its own.
-func keyPath(path, k string) string {
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return path + "[" + strconv.Quote(k) + "]"
-		}
-	}
-	if k == "" {
-		return path + `[""]`
-	}
-	return path + "." + k
 }
 
 func countPresent(t *Type, m map[string]any) int {
@@ -775,7 +760,7 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 				if _, err := toJSON(t.Key, k, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
 					return nil, err // a key that is not UTF-8
 				}
-				x, err := toJSON(t.Elem, pair[1], keyPath(path, k), depth+1)
+				x, err := toJSON(t.Elem, pair[1], jsonenc.MemberPath(path, k), depth+1)
 				if err != nil {
 					return nil, err
 				}

@@ -605,17 +605,6 @@ func (b *bomReader) Read(p []byte) (int, error) {
 	return b.br.Read(p)
 }
 
-// notJSONError says that a stdio server wrote text that is not JSON to
-// stdout, quoting the start of it (from rest, what the decoder had not
-// consumed): a server printing a banner or its logs to stdout fails to
-// connect with that text in the error rather than a bare "invalid
-// character 'W' looking for beginning of value".
-func notJSONError(rest io.Reader, err error) error {
-	var head [80]byte
-	n, _ := io.ReadFull(rest, head[:])
-	return notJSONRPC(string(head[:n]), err)
-}
-
 // notJSONRPC says that a stdio server wrote what is not a JSON-RPC
 // message to stdout, quoting the first line of head, its start.
 func notJSONRPC(head string, err error) error {
