@@ -14,6 +14,11 @@ const (
 	RuntimeRemote    = "remote"
 )
 
+// JSFolderEntries are the names a JS/TS provider folder's entry may have,
+// in the order one is chosen (discovery, the JS runtime's bundler and
+// aios-host inspect alike): every extension a provider file may have.
+var JSFolderEntries = []string{"index.ts", "index.mts", "index.js", "index.mjs"}
+
 // Permission levels of a tool (seed 001 §2.3).
 const (
 	PermissionPublic   = "public"

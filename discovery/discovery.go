@@ -2684,11 +2684,6 @@ func (d *Discovery) packageCards(dir string) (card, yml string, err error) {
 	return card, yml, nil
 }
 
-// jsEntries are the names of a JS/TS provider folder's entry, in the
-// order one is chosen (as the JS runtime's bundler does): every extension
-// a provider file may have (index.mjs and index.mts were no entry).
-var jsEntries = []string{"index.ts", "index.mts", "index.js", "index.mjs"}
-
 // pickArtifact returns the folder's tool.<ext>, or its only artifact, or
 // else its index.ts (.mts, .js, .mjs): the entry of a JS/TS provider with its
 // modules beside it (plugins/NAME/index.ts, as docs/js.md and the JS
@@ -2713,7 +2708,7 @@ func pickArtifact(artifacts []string) string {
 	if len(artifacts) == 1 {
 		return artifacts[0]
 	}
-	for _, entry := range jsEntries {
+	for _, entry := range abi.JSFolderEntries { // index.mjs and index.mts were no entry
 		for _, a := range artifacts {
 			if filepath.Base(a) == entry {
 				return a

@@ -48,22 +48,23 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 		return c.usageError(fs, "inspect takes exactly one FILE")
 	}
 	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
-		art, err := c.folderWasm(pos[0])
+		abs, err := filepath.Abs(pos[0])
 		if err != nil {
 			return c.fail(err)
 		}
-		if art == "" {
+		fe := pickFolderEntry(abs)
+		if fe.index != "" || !strings.EqualFold(filepath.Ext(fe.art), ".wasm") {
 			// A JS/TS provider folder (plugins/NAME/index.ts with its
 			// own modules), loaded as the host loads one: it failed "is
 			// a directory" (TestInspectProviderFolder).
-			reg, err := c.inspectFolder(pos[0])
+			reg, err := c.inspectFolder(pos[0], abs, fe)
 			return c.printInspected(pos[0], reg, err, *asJSON, "")
 		}
 		// A WebAssembly provider folder: the module or component the
 		// host loads of it, which inspect named and did not inspect
 		// ("its plugin file is x.wasm: inspect that file";
 		// TestInspectWasmProviderFolder).
-		pos[0] = art
+		pos[0] = fe.art
 	}
 	b, err := readInputFile(pos[0], maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
 	if err != nil {
@@ -216,60 +217,49 @@ func (c *cli) inspectScript(path string) (*abi.ToolRegister, error) {
 	return reg, err
 }
 
-// folderWasm is the .wasm file discovery loads of provider folder dir
-// (its tool.wasm, its only plugin file, a card's artifact), or "" for a
-// folder of another runtime's provider (a JS/TS index first).
-func (c *cli) folderWasm(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} {
-		if st, err := os.Stat(filepath.Join(abs, n)); err == nil && !st.IsDir() {
-			return "", nil
-		}
-	}
-	art := discovery.ArtifactIn(abs, func(name string) bool {
-		lower := strings.ToLower(name)
-		return !host.IsTypeDeclaration(lower) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(lower, e) })
-	})
-	if art != "" && strings.EqualFold(filepath.Ext(art), ".wasm") {
-		return art, nil
-	}
-	return "", nil
+// folderEntry is what the host loads of a provider folder: its JS/TS
+// index (abi.JSFolderEntries), else the artifact discovery picks (its
+// tool.<ext> or only plugin file); files are its plugin files, read when
+// there is no index.
+type folderEntry struct {
+	index, art string
+	files      []string
 }
 
-// inspectFolder loads a provider folder (its index.ts or index.js, which
-// may import the folder's other files) as discovery loads a folder of its
-// own: Path and Unit the folder.
-func (c *cli) inspectFolder(dir string) (*abi.ToolRegister, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} { // as discovery picks one
+// pickFolderEntry finds the folderEntry of provider folder abs.
+func pickFolderEntry(abs string) folderEntry {
+	for _, n := range abi.JSFolderEntries {
 		if st, err := os.Stat(filepath.Join(abs, n)); err == nil && !st.IsDir() {
-			return c.inspectSource(abs, abs, filepath.Ext(n))
+			return folderEntry{index: n}
 		}
+	}
+	var fe folderEntry
+	fe.art = discovery.ArtifactIn(abs, func(name string) bool { // as host.LoaderFor matches
+		lower := strings.ToLower(name)
+		ok := !host.IsTypeDeclaration(lower) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(lower, e) })
+		if ok {
+			fe.files = append(fe.files, name)
+		}
+		return ok
+	})
+	return fe
+}
+
+// inspectFolder loads provider folder dir (abs, its entry fe: its index.ts
+// or index.js, which may import the folder's other files) as discovery
+// loads a folder of its own: Path and Unit the folder.
+func (c *cli) inspectFolder(dir, abs string, fe folderEntry) (*abi.ToolRegister, error) {
+	if fe.index != "" {
+		return c.inspectSource(abs, abs, filepath.Ext(fe.index))
 	}
 	// Its tool.<ext>, else its only plugin file, as discovery picks it:
 	// a Python provider folder (plugins/NAME/tool.py beside helpers.py)
 	// failed "a folder without index.ts or index.js", and its tool.py,
 	// inspected as a top-level file, could not import helpers
-	// (TestInspectPythonProviderFolder).
-	var files []string
-	loadable := func(name string) bool { // as host.LoaderFor matches
-		lower := strings.ToLower(name)
-		ok := !host.IsTypeDeclaration(lower) && slices.ContainsFunc(pluginExtensions, func(e string) bool { return strings.HasSuffix(lower, e) })
-		if ok {
-			files = append(files, name)
-		}
-		return ok
-	}
-	art := discovery.ArtifactIn(abs, loadable)
+	// (TestInspectPythonProviderFolder). (A .wasm one is inspected as
+	// that file by the caller.)
+	art, files := fe.art, fe.files
 	switch {
-	case art != "" && strings.EqualFold(filepath.Ext(art), ".wasm"):
-		return nil, fmt.Errorf("%s: its plugin file is %s: inspect that file", dir, filepath.Base(art))
 	case art != "":
 		return c.inspectSource(art, abs, strings.ToLower(filepath.Ext(art)))
 	case len(files) > 1:

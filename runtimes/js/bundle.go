@@ -178,9 +178,7 @@ func entryFile(abs string) (string, error) {
 	if !st.IsDir() {
 		return abs, nil
 	}
-	// In discovery's order (jsEntries there): every extension a provider
-	// file may have.
-	for _, n := range []string{"index.ts", "index.mts", "index.js", "index.mjs"} {
+	for _, n := range abi.JSFolderEntries {
 		p := filepath.Join(abs, n)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
