@@ -529,8 +529,7 @@ func (s *nonEmptyPath) Set(v string) error {
 	if v == "" {
 		return errors.New("empty value")
 	}
-	*s = nonEmptyPath(config.ExpandHome(v))
-	return nil
+	return (*homePath)(s).Set(v)
 }
 
 // nonEmptyPathString defines a nonEmptyPath flag.
