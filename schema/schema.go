@@ -513,21 +513,7 @@ var _ error = (*ValidationError)(nil)
 // integer: one schema with a $ref and one without told the same value two
 // ways).
 func convertError(ve *jsonschema.ValidationError, value any) *ValidationError {
-	verr, te := convertTree(ve, false)
-	if te != nil {
-		got := te.k.Got
-		if v, ok := valueAt(value, te.at); ok {
-			got = typeName(v)
-		}
-		verr.Message = "expected " + strings.Join(te.k.Want, " or ") + ", got " + got + verr.Message
-	}
-	return verr
-}
-
-// typeLeaf is the type error convertTree chose, for convertError to word.
-type typeLeaf struct {
-	k  *kind.Type
-	at []string // its instance location
+	return convertErr(ve, false, &value)
 }
 
 // valueAt is the value at loc (JSON Pointer tokens) in v.
@@ -554,16 +540,10 @@ func valueAt(v any, loc []string) (any, bool) {
 }
 
 // convertErr is convertError; schemaText is set when the value validated
-// is a schema (its metaschema's errors), whose strings may be quoted.
-func convertErr(ve *jsonschema.ValidationError, schemaText bool) *ValidationError {
-	verr, _ := convertTree(ve, schemaText)
-	return verr
-}
-
-// convertTree is convertErr; for a value (not schemaText) whose chosen
-// error is a type error, its Message is only the note after it and tl
-// says which, for convertError to word.
-func convertTree(ve *jsonschema.ValidationError, schemaText bool) (verr *ValidationError, tl *typeLeaf) {
+// is a schema (its metaschema's errors), whose strings may be quoted; root
+// is the value validated, nil when the errors are not about it (a
+// property name's).
+func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (verr *ValidationError) {
 	foldWholeValueErrors(ve, schemaText)
 	mergeTypeAlternatives(ve)
 	var ls []leaf
@@ -617,8 +597,13 @@ func convertTree(ve *jsonschema.ValidationError, schemaText bool) (verr *Validat
 	switch k := best.ve.ErrorKind.(type) {
 	case *kind.Type:
 		if !schemaText {
-			// Worded by convertError, which has the value.
-			return &ValidationError{Path: pointer(best.ve.InstanceLocation)}, &typeLeaf{k, best.ve.InstanceLocation}
+			got := k.Got
+			if root != nil {
+				if v, ok := valueAt(*root, best.ve.InstanceLocation); ok {
+					got = typeName(v)
+				}
+			}
+			msg = "expected " + strings.Join(k.Want, " or ") + ", got " + got
 		}
 	case *kind.Enum:
 		msg = mustBeOneOf(k.Want)
@@ -633,7 +618,7 @@ func convertTree(ve *jsonschema.ValidationError, schemaText bool) (verr *Validat
 		}
 		msg = mustBeOneOf(wants)
 	}
-	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}, nil
+	return &ValidationError{Path: pointer(best.ve.InstanceLocation), Message: msg}
 }
 
 // boundMessage words a failed numeric bound with both numbers exact, as
@@ -668,7 +653,7 @@ func foldWholeValueErrors(ve *jsonschema.ValidationError, schemaText bool) {
 		return
 	case *kind.PropertyNames:
 		if len(ve.Causes) > 0 {
-			inner := convertErr(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes}, schemaText)
+			inner := convertErr(&jsonschema.ValidationError{ErrorKind: &kind.Group{}, Causes: ve.Causes}, schemaText, nil)
 			q, _ := json.Marshal(shortString(k.Property))
 			ve.ErrorKind, ve.Causes = wordedKind(fmt.Sprintf("property name %s: %s", q, inner.Message)), nil
 		}
