@@ -1214,7 +1214,10 @@ func (s *Server) unsubscribe(sess *session, params json.RawMessage) (any, *jsonr
 	sess.subs.mu.Lock()
 	stop, ok := sess.subs.subs[id]
 	delete(sess.subs.subs, id)
-	held := append([]string{}, slices.Sorted(maps.Keys(sess.subs.subs))...)
+	var held []string
+	if !ok {
+		held = append([]string{}, slices.Sorted(maps.Keys(sess.subs.subs))...) // [] when none, not null
+	}
 	sess.subs.mu.Unlock()
 	if !ok {
 		// Which ones the connection holds (it said only "not found"):
