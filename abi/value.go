@@ -237,7 +237,7 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		// surrogate as U+FFFD, text changed and two member names made
 		// one without a word, where the same Go string is refused.
 		if !utf8.Valid(x) {
-			i := firstInvalid(string(x))
+			i := jsonenc.FirstInvalid(string(x))
 			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path, x[i], i)
 		}
 		if i := wire.LoneSurrogate(x); i >= 0 {
@@ -274,22 +274,8 @@ func badNumber(path, s string) error {
 // so two such strings, or two member names of one object, would become
 // one, and the bytes would be lost silently.
 func invalidUTF8(path, what, s string) error {
-	i := firstInvalid(s)
+	i := jsonenc.FirstInvalid(s)
 	return fmt.Errorf("%s: a %s that is not valid UTF-8 (byte 0x%02x at offset %d of %q): strings are Unicode text; encode bytes as base64 or store them and pass an ObjectId", path, what, s[i], i, clipInvalid(s))
-}
-
-// firstInvalid is the offset of the first byte of s that is not valid
-// UTF-8 (len(s) when there is none).
-func firstInvalid(s string) int {
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			break
-		}
-		i += n
-	}
-	return i
 }
 
 // CheckText returns nil when the text s of a registration (a tool's
@@ -301,7 +287,7 @@ func CheckText(field, s string) error {
 	if ValidUTF8(s) {
 		return nil
 	}
-	i := firstInvalid(s)
+	i := jsonenc.FirstInvalid(s)
 	return fmt.Errorf("%s is not valid UTF-8 (byte 0x%02x at offset %d of %q)", field, s[i], i, clipInvalid(s))
 }
 

@@ -600,14 +600,7 @@ func toJSON(t *Type, v Value, path string, depth int) (any, error) {
 		// encoding/json writes U+FFFD for bytes that are not UTF-8, so
 		// the caller would get text the component never returned.
 		if !utf8.ValidString(s) {
-			i := 0
-			for i < len(s) {
-				r, w := utf8.DecodeRuneInString(s[i:])
-				if r == utf8.RuneError && w == 1 {
-					break
-				}
-				i += w
-			}
+			i := jsonenc.FirstInvalid(s)
 			return nil, fmt.Errorf("%s: string is not valid UTF-8 (byte 0x%02x at offset %d)", path, s[i], i)
 		}
 		return s, nil

@@ -1,6 +1,9 @@
 package jsonenc
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // MemberPath is the path of member key of the object at path, for error
 // messages: path.key for a plain word (letters, digits, '-', '_', '$'),
@@ -18,4 +21,18 @@ func MemberPath(path, key string) string {
 		}
 	}
 	return path + "." + key
+}
+
+// FirstInvalid is the offset of the first byte of s that is not valid
+// UTF-8 (len(s) when there is none), for errors that name it.
+func FirstInvalid(s string) int {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return i
 }
