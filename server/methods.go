@@ -276,10 +276,10 @@ const maxSearchWords = 32
 var cardFeatures = []string{"streaming", "batch_operations", "async_tasks", "push_notifications", "state_transition_history"}
 
 type searchParams struct {
-	Query        string   `json:"query"`
-	Type         string   `json:"type"`
-	Capabilities []string `json:"capabilities"`
-	Limit        int      `json:"limit"`
+	Query        string     `json:"query"`
+	Type         string     `json:"type"`
+	Capabilities stringList `json:"capabilities"`
+	Limit        int        `json:"limit"`
 	// terms are the distinct lower-cased words of Query.
 	terms []string
 }
@@ -947,7 +947,7 @@ func (ss *subscriptions) closeAll() {
 const maxSubscriptionsPerConn = 16
 
 type subscribeParams struct {
-	Events []string `json:"events"`
+	Events stringList `json:"events"`
 }
 
 // AdapterRef is one adapter (provider) in a tools_changed notification:

@@ -928,6 +928,10 @@ func unknownMemberHint(err error, dst any) string {
 // string"), not Go's struct and field names; "json: " is cut from others.
 func paramsError(err error) string {
 	field, want, got, ok := abi.JSONTypeMismatch(err)
+	// stringList's element index: "capabilities.1" is capabilities[1].
+	if head, idx, cut := strings.Cut(field, "."+elemMark); cut {
+		field = head + "[" + idx + "]"
+	}
 	switch {
 	case !ok:
 		msg := strings.TrimPrefix(err.Error(), "json: ")
@@ -1062,4 +1066,44 @@ func (s *Server) refuseCall(ctx context.Context, sess *session, p jsonrpc.ToolsC
 		call.ParentID = ClientParentPrefix + p.ParentID
 	}
 	_, _ = s.h.Refuse(host.WithOrigin(ctx, sess.origin), call, why)
+}
+
+// stringList is a params member holding a list of strings. A null in it
+// is refused at its index as a number there is: decoded as []string it
+// was "" and refused as the empty string, which the client never sent
+// ("capabilities[0] \"\" is neither a card feature …").
+type stringList []string
+
+// elemMark starts the Field of stringList's type errors, after which
+// paramsError finds the element's index.
+const elemMark = "\x00"
+
+func (l *stringList) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "" {
+			return &json.UnmarshalTypeError{Value: te.Value, Type: reflect.TypeFor[[]string](), Offset: te.Offset}
+		}
+		return err
+	}
+	if raw == nil {
+		*l = nil
+		return nil
+	}
+	out := make([]string, len(raw))
+	for i, r := range raw {
+		if string(r) == "null" {
+			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[string](), Field: elemMark + strconv.Itoa(i)}
+		}
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return &json.UnmarshalTypeError{Value: te.Value, Type: te.Type, Field: elemMark + strconv.Itoa(i)}
+			}
+			return err
+		}
+	}
+	*l = out
+	return nil
 }
