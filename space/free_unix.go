@@ -2,7 +2,10 @@
 
 package space
 
-import "syscall"
+import (
+	"math"
+	"syscall"
+)
 
 // freeBytes is the space an unprivileged writer has left on dir's file
 // system.
@@ -12,4 +15,20 @@ func freeBytes(dir string) (int64, bool) {
 		return 0, false
 	}
 	return availBytes(&st), true
+}
+
+// blocksBytes is n blocks of unit bytes, or the largest int64 when that
+// is more (statfs counts blocks in a uint64: a file system answering
+// "unlimited" as all ones overflowed into a negative free space, and
+// every Put was refused for the reserve); none of no unit, or of a
+// negative count (FreeBSD's int64 f_bavail, when the root reserve is in
+// use).
+func blocksBytes[N int64 | uint64](n N, unit int64) int64 {
+	if n <= 0 || unit <= 0 {
+		return 0
+	}
+	if uint64(n) > uint64(math.MaxInt64/unit) {
+		return math.MaxInt64
+	}
+	return int64(n) * unit
 }
