@@ -14,7 +14,18 @@ func freeBytes(dir string) (int64, bool) {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, false
 	}
-	return availBytes(&st), true
+	return statfsFree(&st)
+}
+
+// statfsFree is the free space of a statfs, unknown when it reports no
+// blocks at all: a FUSE file system that does not implement statfs is
+// answered with zeros (fuser's default), and its 0 free blocks refused
+// every Put for the reserve on a disk with room.
+func statfsFree(st *syscall.Statfs_t) (int64, bool) {
+	if st.Blocks == 0 {
+		return 0, false
+	}
+	return availBytes(st), true
 }
 
 // blocksBytes is n blocks of unit bytes, or the largest int64 when that
