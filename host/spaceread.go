@@ -94,6 +94,12 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 // audit record (an MCP server refusing an object too large for its
 // messages).
 func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id string, check func([]byte) *abi.ToolError) (data []byte, err error) {
+	// Counted as a call, before h.closed is read and until its record is
+	// logged (deferred first, so it runs last): Close waits for it
+	// (drainCalls) before closing the audit log. Uncounted, a Close
+	// during the read dropped its record, the object served.
+	h.calls.Add(1)
+	defer h.calls.Add(-1)
 	start := time.Now()
 	var terr *abi.ToolError
 	unaudited := false // refused because nothing can be recorded
