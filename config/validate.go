@@ -513,6 +513,13 @@ func UnmatchableArg(c abi.Capability) string {
 			return "no space can be named so (" + strings.TrimPrefix(err.Error(), space.ErrInvalid.Error()+": ") + ")"
 		}
 	}
+	if c.Kind == abi.CapReadSpace || c.Kind == abi.CapWriteSpace {
+		// The same with wildcards: ReadSpace(.cache*) and ReadSpace(*.)
+		// were taken, and matched no name.
+		if why := spacePatternUnmatchable(c.Arg); why != "" {
+			return why
+		}
+	}
 	if c.Kind == abi.CapNetwork && strings.ContainsAny(c.Arg, "*?") && strings.ContainsAny(c.Arg, "0123456789") && strings.Trim(c.Arg, "0123456789.*?") == "" {
 		if why := ipv4PatternUnmatchable(c.Arg); why != "" {
 			return why
@@ -530,6 +537,55 @@ func UnmatchableArg(c abi.Capability) string {
 		}
 	}
 	return ""
+}
+
+// spacePatternUnmatchable says why the space name pattern p, holding
+// wildcards and only characters a name may hold, can match no space
+// name, or "". It looks for a name: '?' as a letter or a digit, '*' as
+// nothing, a letter or a digit, which is all a name needs of them (a
+// letter where a name may not start with '.', end with it, or hold "..";
+// a digit where a letter made a Windows device name, "?ux"). A pattern of
+// more wildcards than are tried so is not judged.
+func spacePatternUnmatchable(p string) string {
+	if !strings.ContainsAny(p, "*?") || strings.Count(p, "*")+strings.Count(p, "?") > 8 {
+		return ""
+	}
+	var try func(done, rest string) bool
+	try = func(done, rest string) bool {
+		i := strings.IndexAny(rest, "*?")
+		if i < 0 {
+			return space.ValidateSpaceName(done+rest) == nil
+		}
+		head := done + rest[:i]
+		if len(head) > 64 {
+			return false
+		}
+		subs := []string{"a", "0"}
+		if rest[i] == '*' {
+			subs = []string{"", "a", "0"}
+		}
+		for _, s := range subs {
+			if try(head+s, rest[i+1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if try("", p) {
+		return ""
+	}
+	const why = "no space name can match it ("
+	switch lit := strings.ReplaceAll(p, "*", ""); {
+	case p[0] != '*' && p[0] != '?' && !(p[0] >= 'a' && p[0] <= 'z' || p[0] >= '0' && p[0] <= '9'):
+		return why + "a space name starts with a letter or digit)"
+	case strings.HasSuffix(p, "."):
+		return why + "a space name never ends with \".\")"
+	case strings.Contains(p, ".."):
+		return why + "a space name never contains \"..\")"
+	case len(lit) > 64:
+		return why + "it matches only names longer than 64 characters)"
+	}
+	return why + "each name it matches is a Windows device name, con, prn, aux, nul, com0-9 or lpt0-9, with or without an extension)"
 }
 
 // ipv4PatternUnmatchable says why an IPv4 address pattern p (digits,

@@ -115,8 +115,9 @@ type Host struct {
 	life   sync.RWMutex // registrations (read) against Close (write)
 	mu     sync.Mutex
 	closed atomic.Bool
-	// calls counts the dispatches in progress (nested ones too): Close
-	// waits for them before it closes the audit log.
+	// calls counts the dispatches in progress (nested ones too) and the
+	// Space reads outside any call (ReadSpaceAs): Close waits for them
+	// before it closes the audit log.
 	calls atomic.Int64
 }
 

@@ -19,6 +19,9 @@ const SpaceReadTool = "aios/space.read"
 // ReadableSpaces lists the Spaces that exist and that agent may read
 // (its ReadSpace grants), sorted. An unknown agent is CapabilityDenied.
 func (h *Host) ReadableSpaces(agent string) ([]string, error) {
+	if err := h.unmade(); err != nil {
+		return nil, err // a zero Host: its policy is nil (it panicked)
+	}
 	ag := h.pol.agents[agent]
 	if ag == nil {
 		return nil, h.unknownCaller(agent)
@@ -50,6 +53,9 @@ func (h *Host) ListSpaceAs(agent, spaceName string) ([]string, error) {
 // that sort after after ("": from the first), read without listing the
 // objects before it (space.Store.ListAfter).
 func (h *Host) ListSpacePageAs(agent, spaceName, after string, n int) ([]string, error) {
+	if err := h.unmade(); err != nil {
+		return nil, err
+	}
 	if err := h.spaceGrant(agent, spaceName); err != nil {
 		return nil, err
 	}
@@ -94,6 +100,15 @@ func (h *Host) ReadSpaceAs(ctx context.Context, agent, spaceName, id string) (da
 // audit record (an MCP server refusing an object too large for its
 // messages).
 func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id string, check func([]byte) *abi.ToolError) (data []byte, err error) {
+	if terr := h.unmade(); terr != nil {
+		return nil, terr // nothing to record it in
+	}
+	// Counted as a call, before h.closed is read and until its record is
+	// logged (deferred first, so it runs last): Close waits for it
+	// (drainCalls) before closing the audit log. Uncounted, a Close
+	// during the read dropped its record, the object served.
+	h.calls.Add(1)
+	defer h.calls.Add(-1)
 	start := time.Now()
 	var terr *abi.ToolError
 	unaudited := false // refused because nothing can be recorded

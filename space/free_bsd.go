@@ -7,5 +7,5 @@ import "syscall"
 // availBytes is the free space statfs reports to an unprivileged writer:
 // here f_bsize is the fundamental block size, the unit of f_bavail.
 func availBytes(st *syscall.Statfs_t) int64 {
-	return int64(st.Bavail) * int64(st.Bsize)
+	return blocksBytes(st.Bavail, int64(st.Bsize))
 }

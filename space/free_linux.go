@@ -14,5 +14,5 @@ func availBytes(st *syscall.Statfs_t) int64 {
 	if unit <= 0 {
 		unit = int64(st.Bsize)
 	}
-	return int64(st.Bavail) * unit
+	return blocksBytes(st.Bavail, unit)
 }

@@ -377,10 +377,15 @@ func windowsDevice(s string) bool {
 	return len(s) == 4 && (s[:3] == "com" || s[:3] == "lpt") && s[3] >= '0' && s[3] <= '9'
 }
 
-// clip shortens s for error messages.
+// clip shortens s for error messages, cutting before a character, not
+// inside one: "aaa…\xc3…" quoted a byte the caller never wrote.
 func clip(s string) string {
 	if len(s) > 80 {
-		return s[:80] + "…"
+		n := 80
+		for n > 80-utf8.UTFMax+1 && !utf8.RuneStart(s[n]) {
+			n-- // at most three bytes back: bytes that are no UTF-8 are cut anywhere
+		}
+		return s[:n] + "…"
 	}
 	return s
 }
