@@ -416,16 +416,15 @@ func (s *Store) Put(space string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if holds(p, data) {
-		return id, nil // already stored (a damaged copy is replaced below)
-	}
-	// Another Put of this object may be storing it now: wait for it, and
-	// look again. Both reserved its size against the quota, so a space
-	// with room for it once refused the second, or counted it twice.
+	// Another Put of this object may be storing it now: wait for it, then
+	// look. Both reserved its size against the quota, so a space with room
+	// for it once refused the second, or counted it twice; and a look
+	// before the wait found the file the other had renamed into place but
+	// not yet made durable (its folder synced), and said it was stored.
 	unlock := s.lockObject(p)
 	defer unlock()
 	if holds(p, data) {
-		return id, nil
+		return id, nil // already stored (a damaged copy is replaced below)
 	}
 	s.sweep()
 	var replaced int64 // a damaged copy's size
