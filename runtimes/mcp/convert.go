@@ -77,9 +77,15 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints b
 		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema: %v", t.Name, err)
 	}
 	if params == nil {
-		params = map[string]any{"type": "object"}
+		params = map[string]any{}
 	}
-	if ty, ok := params["type"]; ok && ty != "object" {
+	ty, typed := params["type"]
+	if !typed {
+		// An MCP tool takes an object ({"properties": …} or {} without a
+		// type took any value, and a caller's "hello" went to the server
+		// as the call's arguments).
+		params["type"] = "object"
+	} else if ty != "object" {
 		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema has type %v; MCP needs an object schema", t.Name, ty)
 	}
 	if _, err := schema.Compile(name+" params", params); err != nil {
