@@ -644,6 +644,50 @@ func (l *frameLimiter) Read(p []byte) (int, error) {
 type budgetTransport struct {
 	base   http.RoundTripper
 	budget *msgBudget
+
+	// The last event ids of the calls' SSE streams that ended, each with
+	// its request's id (callStreamEnded), the latest maxEndedStreams.
+	endedMu  sync.Mutex
+	ended    map[string]json.RawMessage
+	endedIDs []string
+}
+
+// maxEndedStreams bounds the ended call streams a transport remembers
+// (callStreamEnded: every call stream with event ids ends so, answered
+// or not; the go-sdk asks to resume one at once).
+const maxEndedStreams = 64
+
+// callStreamEnded notes that the SSE stream of the call whose POST is r
+// ended after the event lastID: the go-sdk, unless that stream brought
+// the call's answer, asks to resume it (a GET with Last-Event-ID).
+func (t *budgetTransport) callStreamEnded(r *http.Request, lastID string) {
+	id := requestID(r)
+	if id == nil {
+		return
+	}
+	t.endedMu.Lock()
+	defer t.endedMu.Unlock()
+	if t.ended == nil {
+		t.ended = map[string]json.RawMessage{}
+	}
+	if _, ok := t.ended[lastID]; !ok {
+		t.endedIDs = append(t.endedIDs, lastID)
+	}
+	t.ended[lastID] = id
+	if len(t.endedIDs) > maxEndedStreams {
+		delete(t.ended, t.endedIDs[0])
+		t.endedIDs = t.endedIDs[1:]
+	}
+}
+
+// endedCall is the request id of the call whose stream ended after the
+// event lastID (nil when none is known), forgotten once asked for.
+func (t *budgetTransport) endedCall(lastID string) json.RawMessage {
+	t.endedMu.Lock()
+	defer t.endedMu.Unlock()
+	id := t.ended[lastID]
+	delete(t.ended, lastID) // (its entry in endedIDs goes when it is the oldest)
+	return id
 }
 
 func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -652,6 +696,18 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if last := r.Header.Get("Last-Event-ID"); r.Method == http.MethodGet && last != "" &&
+		resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
+		// The go-sdk resuming a call's stream that ended before its
+		// answer, and the server refusing (405: it serves no GET): the
+		// go-sdk ended the whole session, failing every call in flight,
+		// for that one call's answer. The call fails alone. (404: the
+		// session is gone, and a new one is started, as before.)
+		if id := t.endedCall(last); id != nil {
+			resp.Body.Close()
+			return notResumed(resp, id, last), nil
+		}
+	}
 	if mt == "text/event-stream" && r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == "" && resp.StatusCode == http.StatusOK {
 		// (Even empty: a server may close the stream at once.)
 		resp.Body = &standaloneStream{t: t, req: r, cur: newSSEReader(resp.Body, t.budget), delay: reopenMin}
@@ -669,6 +725,7 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		sr := newSSEReader(resp.Body, t.budget)
 		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK {
 			sr.req = r
+			sr.ended = func(lastID string) { t.callStreamEnded(r, lastID) }
 		}
 		resp.Body = sr
 	} else {
@@ -704,6 +761,24 @@ func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response
 	out.Header.Set("Content-Type", "application/json")
 	out.Body = io.NopCloser(bytes.NewReader(b))
 	out.ContentLength = int64(len(b))
+	return &out
+}
+
+// notResumed is the answer that stands for resp, a refusal of the
+// go-sdk's GET resuming the stream of call id after the event lastID: a
+// 200 stream holding that call's error answer, which the go-sdk takes as
+// the call's answer.
+func notResumed(resp *http.Response, id json.RawMessage, lastID string) *http.Response {
+	b := errorAnswer(id, fmt.Sprintf(
+		"the server ended the request's SSE stream (after event %.64q) before its answer, and answered the GET resuming it with HTTP %d %s",
+		lastID, resp.StatusCode, http.StatusText(resp.StatusCode)))
+	body := append(append([]byte("event: message\ndata: "), b...), "\n\n"...)
+	out := *resp
+	out.StatusCode, out.Status = http.StatusOK, "200 OK"
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "text/event-stream")
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
 	return &out
 }
 
@@ -866,9 +941,10 @@ type sseReader struct {
 	event   []byte // raw bytes of the event being read
 	data    []byte // its data, joined as the go-sdk joins it
 	hasData bool
-	evName  []byte        // its event field
-	req     *http.Request // the POST whose call's stream this is, else nil
-	out     []byte        // a checked event not yet read
+	evName  []byte              // its event field
+	req     *http.Request       // the POST whose call's stream this is, else nil
+	ended   func(lastID string) // with req: told the last event id at the stream's end
+	out     []byte              // a checked event not yet read
 	err     error
 	lastID  string // the last event id field seen
 }
@@ -935,6 +1011,9 @@ func (s *sseReader) readLine() {
 	}
 	if err != nil && s.err == nil {
 		s.err = err // io.EOF, after the last event
+		if s.ended != nil && s.lastID != "" {
+			s.ended(s.lastID)
+		}
 	}
 }
 
