@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/internal/wire"
@@ -713,6 +714,11 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp.Body = &standaloneStream{t: t, req: r, cur: newSSEReader(resp.Body, t.budget), delay: reopenMin}
 		return resp, nil
 	}
+	if r.Method == http.MethodPost && refusedStatus(resp.StatusCode) {
+		if mended := refusedAnswer(r, resp); mended != nil {
+			return mended, nil
+		}
+	}
 	if resp.Body == http.NoBody {
 		return resp, nil
 	}
@@ -762,6 +768,55 @@ func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response
 	out.Body = io.NopCloser(bytes.NewReader(b))
 	out.ContentLength = int64(len(b))
 	return &out
+}
+
+// refusedStatus says whether status, answering a POST, ends the whole
+// session in the go-sdk unless its body is a JSON-RPC error answer: any
+// error status but 401 and 403 (auth.go), 404 (the session is gone: a
+// new one is started) and those the go-sdk takes for transient ones (429,
+// 500, 502, 503, 504: the request alone fails, transportFailure).
+func refusedStatus(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests,
+		http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return false
+	}
+	return status >= 400
+}
+
+// refusedAnswer is resp, an error status (refusedStatus) answering r, a
+// request with an id, with a JSON-RPC error answer to r as its body when
+// it has none (the server's or a proxy's text: 413 for a body past its
+// limit, 400 from a gateway, a CDN's 520); nil when r has no id. The
+// go-sdk takes an error answer in such a body for the request's error and
+// keeps the session; any other body ended the session, failing every call
+// in flight with the one refused.
+func refusedAnswer(r *http.Request, resp *http.Response) *http.Response {
+	id := requestID(r)
+	if id == nil {
+		return nil
+	}
+	const keep = 64 << 10 // a JSON-RPC error answer is read whole below this
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, keep+1))
+	resp.Body.Close()
+	body := head
+	if msg, err := jsonrpc.DecodeMessage(head); len(head) > keep || err != nil || !isErrorAnswer(msg) {
+		status := strings.TrimSpace(fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode)))
+		body = errorAnswer(id, fmt.Sprintf("the server answered the request with HTTP %s, without a JSON-RPC answer (%q)",
+			status, strings.ToValidUTF8(string(head[:min(len(head), 200)]), "?")))
+	}
+	out := *resp
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "application/json")
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
+	return &out
+}
+
+// isErrorAnswer says whether msg is a JSON-RPC answer carrying an error.
+func isErrorAnswer(msg jsonrpc.Message) bool {
+	a, ok := msg.(*jsonrpc.Response)
+	return ok && a.Error != nil
 }
 
 // notResumed is the answer that stands for resp, a refusal of the
