@@ -719,13 +719,15 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			return mended, nil
 		}
 	}
-	if resp.Body == http.NoBody {
-		return resp, nil
-	}
-	if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt != "text/event-stream" && mt != "application/json" {
+	if r.Method == http.MethodPost && resp.StatusCode/100 == 2 && mt != "text/event-stream" && mt != "application/json" {
+		// (Before NoBody: a 202 or 204 without a body answering a
+		// request, as MCP answers a notification, did the same.)
 		if mended := notAnAnswer(r, resp, mt); mended != nil {
 			return mended, nil
 		}
+	}
+	if resp.Body == http.NoBody {
+		return resp, nil
 	}
 	if mt == "text/event-stream" {
 		sr := newSSEReader(resp.Body, t.budget)
@@ -746,8 +748,9 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // notAnAnswer is the JSON-RPC error answer to r, a request with an id,
-// that stands for resp, a 200 answer of Content-Type mt that is no
-// JSON-RPC answer (a proxy's HTML page, say); nil when r has no id. The
+// that stands for resp, a 2xx answer of Content-Type mt that is no
+// JSON-RPC answer (a proxy's HTML page, say, or a 202 without a body);
+// nil when r has no id. The
 // go-sdk failed the write of such a request without marking it a
 // transient failure, which ended the session: the call answered
 // "unsupported content type", and the next one, sent on the dead session,
@@ -759,9 +762,11 @@ func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response
 	}
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 	resp.Body.Close()
-	b := errorAnswer(id, fmt.Sprintf(
-		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
-		mt, strings.ToValidUTF8(string(head), "?")))
+	what := fmt.Sprintf("HTTP %d and Content-Type %q (%q)", resp.StatusCode, mt, strings.ToValidUTF8(string(head), "?"))
+	if len(head) == 0 && resp.StatusCode != http.StatusOK {
+		what = fmt.Sprintf("HTTP %d %s and no body", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	b := errorAnswer(id, "the server answered the request with "+what+", not a JSON-RPC answer (application/json or text/event-stream)")
 	out := *resp
 	out.Header = resp.Header.Clone()
 	out.Header.Set("Content-Type", "application/json")
