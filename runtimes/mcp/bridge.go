@@ -359,7 +359,7 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 	// CommandTransport does; it also checks every message of the server
 	// before the go-sdk decodes it, budget.go).
 	pctx, kill := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(pctx, s.cfg.Command, s.cfg.Args...)
+	cmd := exec.CommandContext(pctx, s.cfg.command(), s.cfg.Args...)
 	cmd.Env = s.cfg.environ()
 	cmd.Dir = s.cfg.Dir
 	cmd.Stderr = &logWriter{log: s.b.log, server: s.name}

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/internal/wire"
@@ -644,6 +645,50 @@ func (l *frameLimiter) Read(p []byte) (int, error) {
 type budgetTransport struct {
 	base   http.RoundTripper
 	budget *msgBudget
+
+	// The last event ids of the calls' SSE streams that ended, each with
+	// its request's id (callStreamEnded), the latest maxEndedStreams.
+	endedMu  sync.Mutex
+	ended    map[string]json.RawMessage
+	endedIDs []string
+}
+
+// maxEndedStreams bounds the ended call streams a transport remembers
+// (callStreamEnded: every call stream with event ids ends so, answered
+// or not; the go-sdk asks to resume one at once).
+const maxEndedStreams = 64
+
+// callStreamEnded notes that the SSE stream of the call whose POST is r
+// ended after the event lastID: the go-sdk, unless that stream brought
+// the call's answer, asks to resume it (a GET with Last-Event-ID).
+func (t *budgetTransport) callStreamEnded(r *http.Request, lastID string) {
+	id := requestID(r)
+	if id == nil {
+		return
+	}
+	t.endedMu.Lock()
+	defer t.endedMu.Unlock()
+	if t.ended == nil {
+		t.ended = map[string]json.RawMessage{}
+	}
+	if _, ok := t.ended[lastID]; !ok {
+		t.endedIDs = append(t.endedIDs, lastID)
+	}
+	t.ended[lastID] = id
+	if len(t.endedIDs) > maxEndedStreams {
+		delete(t.ended, t.endedIDs[0])
+		t.endedIDs = t.endedIDs[1:]
+	}
+}
+
+// endedCall is the request id of the call whose stream ended after the
+// event lastID (nil when none is known), forgotten once asked for.
+func (t *budgetTransport) endedCall(lastID string) json.RawMessage {
+	t.endedMu.Lock()
+	defer t.endedMu.Unlock()
+	id := t.ended[lastID]
+	delete(t.ended, lastID) // (its entry in endedIDs goes when it is the oldest)
+	return id
 }
 
 func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -652,23 +697,43 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if last := r.Header.Get("Last-Event-ID"); r.Method == http.MethodGet && last != "" &&
+		resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
+		// The go-sdk resuming a call's stream that ended before its
+		// answer, and the server refusing (405: it serves no GET): the
+		// go-sdk ended the whole session, failing every call in flight,
+		// for that one call's answer. The call fails alone. (404: the
+		// session is gone, and a new one is started, as before.)
+		if id := t.endedCall(last); id != nil {
+			resp.Body.Close()
+			return notResumed(resp, id, last), nil
+		}
+	}
 	if mt == "text/event-stream" && r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == "" && resp.StatusCode == http.StatusOK {
 		// (Even empty: a server may close the stream at once.)
 		resp.Body = &standaloneStream{t: t, req: r, cur: newSSEReader(resp.Body, t.budget), delay: reopenMin}
 		return resp, nil
 	}
-	if resp.Body == http.NoBody {
-		return resp, nil
+	if r.Method == http.MethodPost && refusedStatus(resp.StatusCode) {
+		if mended := refusedAnswer(r, resp); mended != nil {
+			return mended, nil
+		}
 	}
-	if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK && mt != "text/event-stream" && mt != "application/json" {
+	if r.Method == http.MethodPost && resp.StatusCode/100 == 2 && mt != "text/event-stream" && mt != "application/json" {
+		// (Before NoBody: a 202 or 204 without a body answering a
+		// request, as MCP answers a notification, did the same.)
 		if mended := notAnAnswer(r, resp, mt); mended != nil {
 			return mended, nil
 		}
+	}
+	if resp.Body == http.NoBody {
+		return resp, nil
 	}
 	if mt == "text/event-stream" {
 		sr := newSSEReader(resp.Body, t.budget)
 		if r.Method == http.MethodPost && resp.StatusCode == http.StatusOK {
 			sr.req = r
+			sr.ended = func(lastID string) { t.callStreamEnded(r, lastID) }
 		}
 		resp.Body = sr
 	} else {
@@ -683,8 +748,9 @@ func (t *budgetTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // notAnAnswer is the JSON-RPC error answer to r, a request with an id,
-// that stands for resp, a 200 answer of Content-Type mt that is no
-// JSON-RPC answer (a proxy's HTML page, say); nil when r has no id. The
+// that stands for resp, a 2xx answer of Content-Type mt that is no
+// JSON-RPC answer (a proxy's HTML page, say, or a 202 without a body);
+// nil when r has no id. The
 // go-sdk failed the write of such a request without marking it a
 // transient failure, which ended the session: the call answered
 // "unsupported content type", and the next one, sent on the dead session,
@@ -696,14 +762,83 @@ func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response
 	}
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 	resp.Body.Close()
-	b := errorAnswer(id, fmt.Sprintf(
-		"the server answered the request with HTTP 200 and Content-Type %q (%q), not a JSON-RPC answer (application/json or text/event-stream)",
-		mt, strings.ToValidUTF8(string(head), "?")))
+	what := fmt.Sprintf("HTTP %d and Content-Type %q (%q)", resp.StatusCode, mt, strings.ToValidUTF8(string(head), "?"))
+	if len(head) == 0 && resp.StatusCode != http.StatusOK {
+		what = fmt.Sprintf("HTTP %d %s and no body", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	b := errorAnswer(id, "the server answered the request with "+what+", not a JSON-RPC answer (application/json or text/event-stream)")
 	out := *resp
 	out.Header = resp.Header.Clone()
 	out.Header.Set("Content-Type", "application/json")
 	out.Body = io.NopCloser(bytes.NewReader(b))
 	out.ContentLength = int64(len(b))
+	return &out
+}
+
+// refusedStatus says whether status, answering a POST, ends the whole
+// session in the go-sdk unless its body is a JSON-RPC error answer: any
+// error status but 401 and 403 (auth.go), 404 (the session is gone: a
+// new one is started) and those the go-sdk takes for transient ones (429,
+// 500, 502, 503, 504: the request alone fails, transportFailure).
+func refusedStatus(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests,
+		http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return false
+	}
+	return status >= 400
+}
+
+// refusedAnswer is resp, an error status (refusedStatus) answering r, a
+// request with an id, with a JSON-RPC error answer to r as its body when
+// it has none (the server's or a proxy's text: 413 for a body past its
+// limit, 400 from a gateway, a CDN's 520); nil when r has no id. The
+// go-sdk takes an error answer in such a body for the request's error and
+// keeps the session; any other body ended the session, failing every call
+// in flight with the one refused.
+func refusedAnswer(r *http.Request, resp *http.Response) *http.Response {
+	id := requestID(r)
+	if id == nil {
+		return nil
+	}
+	const keep = 64 << 10 // a JSON-RPC error answer is read whole below this
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, keep+1))
+	resp.Body.Close()
+	body := head
+	if msg, err := jsonrpc.DecodeMessage(head); len(head) > keep || err != nil || !isErrorAnswer(msg) {
+		status := strings.TrimSpace(fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode)))
+		body = errorAnswer(id, fmt.Sprintf("the server answered the request with HTTP %s, without a JSON-RPC answer (%q)",
+			status, strings.ToValidUTF8(string(head[:min(len(head), 200)]), "?")))
+	}
+	out := *resp
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "application/json")
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
+	return &out
+}
+
+// isErrorAnswer says whether msg is a JSON-RPC answer carrying an error.
+func isErrorAnswer(msg jsonrpc.Message) bool {
+	a, ok := msg.(*jsonrpc.Response)
+	return ok && a.Error != nil
+}
+
+// notResumed is the answer that stands for resp, a refusal of the
+// go-sdk's GET resuming the stream of call id after the event lastID: a
+// 200 stream holding that call's error answer, which the go-sdk takes as
+// the call's answer.
+func notResumed(resp *http.Response, id json.RawMessage, lastID string) *http.Response {
+	b := errorAnswer(id, fmt.Sprintf(
+		"the server ended the request's SSE stream (after event %.64q) before its answer, and answered the GET resuming it with HTTP %d %s",
+		lastID, resp.StatusCode, http.StatusText(resp.StatusCode)))
+	body := append(append([]byte("event: message\ndata: "), b...), "\n\n"...)
+	out := *resp
+	out.StatusCode, out.Status = http.StatusOK, "200 OK"
+	out.Header = resp.Header.Clone()
+	out.Header.Set("Content-Type", "text/event-stream")
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
 	return &out
 }
 
@@ -866,9 +1001,10 @@ type sseReader struct {
 	event   []byte // raw bytes of the event being read
 	data    []byte // its data, joined as the go-sdk joins it
 	hasData bool
-	evName  []byte        // its event field
-	req     *http.Request // the POST whose call's stream this is, else nil
-	out     []byte        // a checked event not yet read
+	evName  []byte              // its event field
+	req     *http.Request       // the POST whose call's stream this is, else nil
+	ended   func(lastID string) // with req: told the last event id at the stream's end
+	out     []byte              // a checked event not yet read
 	err     error
 	lastID  string // the last event id field seen
 }
@@ -935,6 +1071,9 @@ func (s *sseReader) readLine() {
 	}
 	if err != nil && s.err == nil {
 		s.err = err // io.EOF, after the last event
+		if s.ended != nil && s.lastID != "" {
+			s.ended(s.lastID)
+		}
 	}
 }
 

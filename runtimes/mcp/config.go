@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -35,7 +36,7 @@ const (
 //	    everything:                      # tools become mcp-everything-<tool>
 //	      command: npx                   # stdio server: the program ...
 //	      args: [mcp-server-everything]  # ... and its arguments
-//	      env: {DEBUG: "0"}              # added to a minimal environment (PATH, HOME, LANG, TMPDIR)
+//	      env: {DEBUG: "0"}              # added to a minimal environment (PATH, HOME, LANG, TMPDIR); its PATH finds the command first
 //	      inherit_env: false             # pass the host's whole environment instead
 //	      dir: samples/mcp               # working directory (relative to the config file)
 //	      sandbox:                       # confine the process (Linux; sandbox_linux.go)
@@ -443,6 +444,27 @@ func (sc ServerConfig) endpointHost() string {
 		return h
 	}
 	return u.Hostname()
+}
+
+// command is the program a command server runs: a bare name (node) is
+// looked up in the PATH its env gives, when it gives one, as env(1)
+// does, then as exec does, in the host's: the host's PATH alone ran
+// another program of that name, or found none ("executable file not
+// found in $PATH") where the PATH the server was given holds it.
+func (sc ServerConfig) command() string {
+	path, ok := sc.Env["PATH"]
+	if !ok || strings.ContainsRune(sc.Command, '/') || strings.ContainsRune(sc.Command, filepath.Separator) {
+		return sc.Command
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue // (exec refuses a program found through a relative PATH entry)
+		}
+		if p, err := exec.LookPath(filepath.Join(dir, sc.Command)); err == nil {
+			return p
+		}
+	}
+	return sc.Command
 }
 
 // environ is the environment of a command server: a minimal one (PATH,

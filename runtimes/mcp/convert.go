@@ -77,9 +77,15 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints b
 		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema: %v", t.Name, err)
 	}
 	if params == nil {
-		params = map[string]any{"type": "object"}
+		params = map[string]any{}
 	}
-	if ty, ok := params["type"]; ok && ty != "object" {
+	ty, typed := params["type"]
+	if !typed {
+		// An MCP tool takes an object ({"properties": …} or {} without a
+		// type took any value, and a caller's "hello" went to the server
+		// as the call's arguments).
+		params["type"] = "object"
+	} else if ty != "object" {
 		return abi.ToolDef{}, fmt.Errorf("tool %q: inputSchema has type %v; MCP needs an object schema", t.Name, ty)
 	}
 	if _, err := schema.Compile(name+" params", params); err != nil {
@@ -194,6 +200,11 @@ func toolResult(server, tool string, r *mcpsdk.CallToolResult, structured bool) 
 		msg := contentText(r.Content)
 		if msg == "" {
 			msg = "the tool reported an error without text"
+			// A server may say why in structuredContent alone: dropped,
+			// it left the caller only the line above.
+			if sc := structuredErrorText(r); sc != "" {
+				msg += "; its structuredContent: " + sc
+			}
 		}
 		te := &abi.ToolError{Code: remoteCode(r.Meta), Message: fmt.Sprintf("mcp server %s: tool %s: %s", server, tool, msg)}
 		if ms, ok := remoteRetry(r.Meta); ok && te.Code == abi.RateLimited {
@@ -592,6 +603,22 @@ func structuredText(r *mcpsdk.CallToolResult) (v any, ok bool, err error) {
 	}
 	err = abi.UnmarshalJSONValue([]byte(text), &v)
 	return v, true, err
+}
+
+// structuredErrorText is the JSON text of a failed call's
+// structuredContent, cut as an error text is ("" when it has none).
+func structuredErrorText(r *mcpsdk.CallToolResult) string {
+	if text, ok := r.StructuredContent.(string); ok && r.Meta[metaStructuredText] == structuredTextMark {
+		return cutErrorText(text) // as the server wrote it (structuredAsText)
+	}
+	if r.StructuredContent == nil {
+		return ""
+	}
+	b, err := json.Marshal(r.StructuredContent)
+	if err != nil {
+		return ""
+	}
+	return cutErrorText(string(b))
 }
 
 // resourceResult converts a resources/read answer into {"contents": [...]},

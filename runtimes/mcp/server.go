@@ -425,6 +425,16 @@ func (s *server) serve() (connected bool, err error) {
 		}
 		return false, fmt.Errorf("connect to %s: %w", s.source, err)
 	}
+	if v := sess.InitializeResult().ProtocolVersion; v > ProtocolVersion {
+		// The go-sdk takes any version it knows, and runs a newer one
+		// (the 2026-07-28 draft) under its rules: tools/list answers
+		// cached for the server's ttlMs, so a re-listing (a tool gone,
+		// aios/registry.refresh) read the cache and the server was never
+		// asked. The bridge runs only what it asks for or older.
+		_ = sess.Close()
+		return false, fmt.Errorf("connect to %s: the server answered initialize with protocol version %q, newer than the %s the bridge asked for; MCP servers answer the version asked for or an older one they support",
+			s.source, v, ProtocolVersion)
+	}
 	s.setSession(sess, nil)
 	if err := s.relist(cctx, sess); err != nil {
 		_ = sess.Close()
