@@ -346,7 +346,7 @@ func (f *frame) alias(d *binary.Def, a *binary.Alias) error {
 			}
 			f.insts = append(f.insts, x)
 		default:
-			return f.fail(d, "alias of %s exports is not supported", a.Sort)
+			return f.fail(d, "alias of %s exports is not supported", sortName(a.Sort, a.CoreSort))
 		}
 	case binary.AliasOuter:
 		t := f
@@ -379,7 +379,7 @@ func (f *frame) alias(d *binary.Def, a *binary.Alias) error {
 			}
 			f.modules = append(f.modules, x)
 		default:
-			return f.fail(d, "outer alias of %s is not supported", a.Sort)
+			return f.fail(d, "outer alias of %s is not supported", sortName(a.Sort, a.CoreSort))
 		}
 	}
 	return nil
@@ -585,7 +585,7 @@ func (f *frame) importDef(d *binary.Def) error {
 			f.p.witImports = append(f.p.witImports, ifaceInfo{typ: &namedType{name: im.Name, t: t.val}})
 		}
 	default:
-		return f.fail(d, "import %q of a %s is not supported", im.Name, im.Extern.Sort)
+		return f.fail(d, "import %q of a %s is not supported", im.Name, sortName(im.Extern.Sort, binary.CSModule)) // an extern of sort core is a core module
 	}
 	return nil
 }
@@ -601,7 +601,17 @@ func (f *frame) ref(d *binary.Def, r binary.SortIdx) (any, error) {
 	case binary.SortComponent:
 		return idx(f, d, f.comps, r.Idx, "component")
 	}
-	return nil, f.fail(d, "reference to a %s is not supported", r.Sort)
+	return nil, f.fail(d, "reference to a %s is not supported", sortName(r.Sort, r.CoreSort))
+}
+
+// sortName names sort s in a message, a core one by its core sort cs
+// ("core module"): Sort's String says "core" alone, and refusals read
+// 'import "m" of a core is not supported' (TestCoreModuleNamedInRefusals).
+func sortName(s binary.Sort, cs binary.CoreSort) string {
+	if s == binary.SortCore {
+		return cs.String()
+	}
+	return s.String()
 }
 
 func (f *frame) instance(d *binary.Def) error {

@@ -423,6 +423,14 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		}
 		return nil, fmt.Errorf("component %s: instantiate: %w", name, err)
 	}
+	// As the wasmtime engine, and as core modules, JS and Python refuse a
+	// provider that registers no tools: it loaded as a provider of none
+	// without a word (TestNoExportedFunctionsRefused). Checked last, so a
+	// component that cannot compile or start says that first.
+	if len(p.order) == 0 {
+		p.rt.Close(ctx)
+		return nil, fmt.Errorf("component %s: exports no functions, so it offers no tools", name)
+	}
 	p.put(inst)
 	p.watch = newWatchdog()
 	return p, nil

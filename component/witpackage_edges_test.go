@@ -31,14 +31,18 @@ func TestWITPackageNotLoaded(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "e.wasm") || !strings.Contains(msg, "WIT package") || !strings.Contains(msg, "aios-host wit") {
 		t.Fatalf("err = %v, want it to name the file, say it is a WIT package and that aios-host wit prints it", err)
 	}
-	// A component with a core module and nothing exported is no package.
+	// A component with a core module and nothing exported is no package:
+	// it is refused as offering no tools (TestNoExportedFunctionsRefused).
 	b, err = hex.DecodeString("0061736d0d00010001080061736d01000000")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, err = New(context.Background(), b, "empty.wasm", "", Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatalf("a component with an empty core module: %v", err)
+	if err == nil {
+		p.Close()
+		t.Fatal("a component with an empty core module and no export loaded")
 	}
-	p.Close()
+	if msg := err.Error(); strings.Contains(msg, "WIT package") || !strings.Contains(msg, "exports no functions") {
+		t.Fatalf("a component with an empty core module: %v, want it refused as exporting no functions, not as a WIT package", err)
+	}
 }

@@ -765,7 +765,7 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	fn := &inst.funcs[idx]
 	if err := takeError(C.wasmtime_component_func_call(fn, inst.cx, cargs, C.size_t(na), cres, C.size_t(nr))); err != nil {
 		inst.broken = true
-		return nil, inst.fail(t, err, deadline)
+		return nil, inst.fail(t, "", err, deadline)
 	}
 	var v wit.Value
 	if nr == 1 {
@@ -777,7 +777,7 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	}
 	if err := takeError(C.wasmtime_component_func_post_return(fn, inst.cx)); err != nil {
 		inst.broken = true
-		return nil, inst.fail(t, err, deadline)
+		return nil, inst.fail(t, "post-return: ", err, deadline)
 	}
 	// A wait in wasmtime's own WASI 0.2 (pollable.block, poll: a sleep)
 	// runs in native code that the epoch callback cannot interrupt; it
@@ -806,7 +806,9 @@ func (inst *instance) invoke(t *tool, args []wit.Value, deadline time.Time) (wit
 	return v, nil
 }
 
-func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
+// fail is the error of a failed call of t's export (stage "") or of its
+// post-return function (stage "post-return: ").
+func (inst *instance) fail(t *tool, stage string, err error, deadline time.Time) error {
 	if st := inst.state; st != nil && st.hostErr != nil {
 		var te *abi.ToolError
 		if errors.As(st.hostErr, &te) {
@@ -824,7 +826,10 @@ func (inst *instance) fail(t *tool, err error, deadline time.Time) error {
 	if !time.Now().Before(deadline) || strings.Contains(msg, "interrupt") {
 		return abi.Errorf(abi.Timeout, "tool %s: deadline passed%s; the component instance was stopped", t.Def.Name, while)
 	}
-	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s", t.Def.Name, trapReason(msg))
+	// stage names the post-return function when it trapped, as the
+	// wazero engine does: "tool f: wasm error: unreachable" read as if f
+	// itself had trapped (TestPostReturnTrapNamedOnWasmtime).
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s%s", t.Def.Name, stage, trapReason(msg))
 }
 
 // trapWords are wasmtime's trap messages in the words the wazero component
