@@ -72,6 +72,71 @@ type Options struct {
 	// (runtimes.wasm.load_timeout; default 10s), as on wazero
 	// (component.Options.LoadTimeout).
 	LoadTimeout time.Duration
+	// AllowFlagResults loads a component a tool of which returns a flags
+	// value (FlagResultsError): only for components known to set no bit
+	// past their flags' labels, as wasmtime v39 aborts the process on one.
+	AllowFlagResults bool
+}
+
+// FlagResultsError refuses a component a tool of which returns a flags
+// type of fewer than 32 labels (inside any record, list, variant, option,
+// result or tuple of its result): wasmtime v39 lifts such a value in Rust
+// and, on a bit set past the labels — which the component model says to
+// ignore, and wazero ignores — panics across the C API, which aborts the
+// whole host process (SIGABRT), every provider with it. The host loads
+// such a component on wazero instead (cmd/aios-host).
+type FlagResultsError struct {
+	Name, Tool, Type string
+	Labels           int
+}
+
+func (e *FlagResultsError) Error() string {
+	return fmt.Sprintf("component %s: tool %s returns flags %s (%d labels): wasmtime v39 aborts the process on a flags value with a bit set past its labels, so this component runs on wazero", e.Name, e.Tool, e.Type, e.Labels)
+}
+
+// flagResults finds the first tool of plan whose result holds a flags
+// type wasmtime could be given bits past the labels of.
+func flagResults(plan *component.EnginePlan) (tool string, flags *wit.Type) {
+	seen := map[*wit.Type]bool{}
+	var find func(t *wit.Type) *wit.Type
+	find = func(t *wit.Type) *wit.Type {
+		if t == nil || seen[t] {
+			return nil
+		}
+		seen[t] = true
+		switch t.Kind {
+		case wit.KindFlags:
+			if n := len(t.Names); n > 0 && n < 32 {
+				return t
+			}
+			return nil
+		case wit.KindFuture, wit.KindStream, wit.KindOwn, wit.KindBorrow:
+			return nil // (no flags value of them is lifted with the result)
+		}
+		kids := []*wit.Type{t.Elem, t.Key, t.Ok, t.Err}
+		kids = append(kids, t.Tuple...)
+		for _, f := range t.Fields {
+			kids = append(kids, f.Type)
+		}
+		for _, c := range t.Cases {
+			kids = append(kids, c.Type)
+		}
+		for _, k := range kids {
+			if f := find(k); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	for _, t := range plan.Tools {
+		if t.WIT == nil {
+			continue
+		}
+		if f := find(t.WIT.Result); f != nil {
+			return t.Def.Name, f
+		}
+	}
+	return "", nil
 }
 
 // Loader loads .wasm components on one wasmtime engine. Close it after the
@@ -226,6 +291,15 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	}
 	if len(plan.Tools) == 0 {
 		return nil, fmt.Errorf("component %s: exports no functions, so it offers no tools", name)
+	}
+	if !l.opts.AllowFlagResults {
+		if tool, f := flagResults(plan); f != nil {
+			typ := f.Name
+			if typ == "" {
+				typ = "{" + strings.Join(f.Names, ", ") + "}"
+			}
+			return nil, &FlagResultsError{Name: name, Tool: tool, Type: typ, Labels: len(f.Names)}
+		}
 	}
 	pages, poolSize, poolKey := l.opts.MemoryLimitPages, l.opts.PoolSize, "runtimes.wasm.pool_size"
 	if l.opts.ProviderLimits != nil {
