@@ -273,7 +273,13 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// cancelled, its deadline passed) is refused before the rate limits:
 	// it spends no token.
 	deadline = in.Deadline
-	if deadline.IsZero() {
+	if deadline.IsZero() && !parentDeadline.IsZero() {
+		// A nested call carries its parent's deadline: the default is
+		// for a call that carries none. A tool given minutes saw its
+		// nested calls stopped at limits.default_deadline, said to be
+		// "as its caller gave none" (a shorter one comes in ctx).
+		deadline = parentDeadline
+	} else if deadline.IsZero() {
 		deadline = start.Add(h.pol.deadline)
 		deadlineBy = deadlineDefault
 	} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
