@@ -703,9 +703,20 @@ func resultTooLarge(e *registry.Entry, limit int) *abi.ToolError {
 		Data: map[string]any{"limit": int64(limit)}}
 }
 
+// overLimitParams stands for the params of a native provider's nested
+// call that are sure to be over limits.max_params_bytes (Env.CallTool):
+// checkParams refuses it as it would refuse them, and the audit record
+// has no params (the provider's own maps, which the audit goroutine would
+// read while the provider changes them after the call).
+var overLimitParams any = &struct{ overLimit byte }{}
+
 // checkParams brings params into canonical form, bounds their size and
 // validates them against the tool's schema.
 func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
+	if *params == overLimitParams {
+		*params = nil
+		return paramsTooLarge(e, h.pol.maxParams)
+	}
 	size, canonical := measure(*params, h.pol.maxParams)
 	if !canonical {
 		n, err := abi.NormalizeWithin(*params, h.pol.maxParams)
@@ -907,6 +918,9 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 }
 
 func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry.Entry, info *CallInfo, params, result any, terr *abi.ToolError) {
+	if params == overLimitParams { // refused before the params step
+		params = nil
+	}
 	ae := audit.Entry{
 		Time:     start,
 		CallID:   info.CallID,
