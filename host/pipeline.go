@@ -719,7 +719,7 @@ func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
 	}
 	size, canonical := measure(*params, h.pol.maxParams)
 	if !canonical {
-		n, err := abi.NormalizeWithin(*params, h.pol.maxParams)
+		n, err := normalizeGoValue(*params, h.pol.maxParams)
 		if errors.Is(err, abi.ErrOverLimit) {
 			return paramsTooLarge(e, h.pol.maxParams)
 		}
@@ -796,7 +796,7 @@ func canonicalErrorData(te *abi.ToolError, limit int) *abi.ToolError {
 		return te
 	}
 	c := *te
-	n, err := normalizeProviderValue(abi.Copy(te.Data), limit) // not the provider's own maps
+	n, err := normalizeGoValue(abi.Copy(te.Data), limit) // not the provider's own maps
 	switch {
 	case errors.Is(err, abi.ErrOverLimit):
 		c.Data = nil
@@ -821,12 +821,14 @@ type marshalPanic struct{ value string }
 
 func (m *marshalPanic) Error() string { return "encoding it as JSON panicked: " + m.value }
 
-// normalizeProviderValue is abi.Normalize of a provider's result or error
-// data, a panic of a native tool's Go value in its own MarshalJSON or
-// MarshalText returned as a *marshalPanic: it ran in the host's pipeline,
-// past callProvider's recover, and unwound the caller's goroutine.
+// normalizeGoValue is abi.Normalize of a provider's result or error data,
+// or of a Go caller's params (Host.Call, a native tool's Env.CallTool), a
+// panic of a Go value in its own MarshalJSON or MarshalText returned as a
+// *marshalPanic: it ran in the host's pipeline, past callProvider's
+// recover, and unwound the caller's goroutine (a call's params: with no
+// audit record of the call).
 // limit, if above 0, bounds the value's JSON (abi.NormalizeWithin).
-func normalizeProviderValue(v any, limit int) (n any, err error) {
+func normalizeGoValue(v any, limit int) (n any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			n, err = nil, &marshalPanic{value: fmt.Sprint(r)}
@@ -871,7 +873,7 @@ func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
 func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 	size, canonical := measure(*result, h.pol.maxResult)
 	if !canonical {
-		n, err := normalizeProviderValue(*result, h.pol.maxResult)
+		n, err := normalizeGoValue(*result, h.pol.maxResult)
 		if errors.Is(err, abi.ErrOverLimit) {
 			return resultTooLarge(e, h.pol.maxResult)
 		}
