@@ -489,20 +489,32 @@ func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env ab
 	} else {
 		cancelled = ctx.Done()
 	}
-	select {
-	case o := <-ch:
-		return o.res, o.err
-	case <-cancelled:
-		code, what := abi.Cancelled, "the caller cancelled"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			code, what = abi.Timeout, "the caller's deadline passed"
+	for {
+		select {
+		case o := <-ch:
+			return o.res, o.err
+		case <-cancelled:
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) && !time.Now().Before(deadline) {
+				// The deadline, which the caller's context carries
+				// too (a nested call's is its parent's): the provider
+				// gets its grace, as at top level, to say why it
+				// stopped (its runtime's Timeout naming what it
+				// awaited was lost for "the caller's deadline passed",
+				// the call abandoned at the very deadline).
+				cancelled = nil
+				continue
+			}
+			code, what := abi.Cancelled, "the caller cancelled"
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				code, what = abi.Timeout, "the caller's deadline passed"
+			}
+			return nil, &abi.ToolError{Code: code, Message: what + " while the provider had not returned from " + call.Tool + "; the call was abandoned",
+				Data: map[string]any{"abandoned": true}}
+		case <-t.C:
+			return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
+				abandonGrace.String() + " after its deadline; the call was abandoned",
+				Data: map[string]any{"abandoned": true}}
 		}
-		return nil, &abi.ToolError{Code: code, Message: what + " while the provider had not returned from " + call.Tool + "; the call was abandoned",
-			Data: map[string]any{"abandoned": true}}
-	case <-t.C:
-		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
-			abandonGrace.String() + " after its deadline; the call was abandoned",
-			Data: map[string]any{"abandoned": true}}
 	}
 }
 
