@@ -420,6 +420,12 @@ func withCancelCause(ctx context.Context, terr *abi.ToolError) *abi.ToolError {
 	if cause == nil || cause == ctx.Err() || errors.Is(cause, context.Canceled) {
 		return terr
 	}
+	if strings.HasPrefix(terr.Message, cause.Error()) {
+		// A nested call's Cancelled, handed up by the tool that made
+		// it, says why already: each call of a chain added it again
+		// ("the host is shutting down (the host is shutting down (…))").
+		return terr
+	}
 	out := *terr
 	out.Message = cause.Error() + " (" + terr.Message + ")"
 	return &out
