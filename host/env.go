@@ -296,9 +296,18 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	// access): a native provider gets and gives copies.
 	native := f.entry.Provider.Info.Runtime == abi.RuntimeNative
 	if native {
-		if n, err := abi.Normalize(abi.Copy(params)); err == nil { // else the pipeline refuses them
+		// Bounded as the pipeline bounds params: a value of Go types of
+		// millions of entries was converted whole here first (seconds:
+		// the call answered Timeout, not TooLarge). One sure to be over
+		// the limit is refused without it, and without the provider's
+		// own maps (overLimitParams).
+		n, err := normalizeGoValue(abi.Copy(params), h.pol.maxParams)
+		switch {
+		case err == nil:
 			params = n
-		}
+		case errors.Is(err, abi.ErrOverLimit):
+			params = overLimitParams
+		} // else the pipeline refuses them (a MarshalJSON that panics too)
 	}
 	in := abi.ToolCall{ParentID: f.call.ID, Caller: nf.caller, Tool: tool, Version: version, Params: params, Depth: f.call.Depth + 1}
 	v, _, err := h.dispatch(ctx, nf, &in, nil, nil, f.call.Deadline)

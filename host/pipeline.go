@@ -273,7 +273,13 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	// cancelled, its deadline passed) is refused before the rate limits:
 	// it spends no token.
 	deadline = in.Deadline
-	if deadline.IsZero() {
+	if deadline.IsZero() && !parentDeadline.IsZero() {
+		// A nested call carries its parent's deadline: the default is
+		// for a call that carries none. A tool given minutes saw its
+		// nested calls stopped at limits.default_deadline, said to be
+		// "as its caller gave none" (a shorter one comes in ctx).
+		deadline = parentDeadline
+	} else if deadline.IsZero() {
 		deadline = start.Add(h.pol.deadline)
 		deadlineBy = deadlineDefault
 	} else if limit := start.Add(h.pol.maxDeadline); deadline.After(limit) {
@@ -414,6 +420,12 @@ func withCancelCause(ctx context.Context, terr *abi.ToolError) *abi.ToolError {
 	if cause == nil || cause == ctx.Err() || errors.Is(cause, context.Canceled) {
 		return terr
 	}
+	if strings.HasPrefix(terr.Message, cause.Error()) {
+		// A nested call's Cancelled, handed up by the tool that made
+		// it, says why already: each call of a chain added it again
+		// ("the host is shutting down (the host is shutting down (…))").
+		return terr
+	}
 	out := *terr
 	out.Message = cause.Error() + " (" + terr.Message + ")"
 	return &out
@@ -483,20 +495,32 @@ func CallWatched(p abi.Provider, ctx context.Context, call *abi.ToolCall, env ab
 	} else {
 		cancelled = ctx.Done()
 	}
-	select {
-	case o := <-ch:
-		return o.res, o.err
-	case <-cancelled:
-		code, what := abi.Cancelled, "the caller cancelled"
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			code, what = abi.Timeout, "the caller's deadline passed"
+	for {
+		select {
+		case o := <-ch:
+			return o.res, o.err
+		case <-cancelled:
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) && !time.Now().Before(deadline) {
+				// The deadline, which the caller's context carries
+				// too (a nested call's is its parent's): the provider
+				// gets its grace, as at top level, to say why it
+				// stopped (its runtime's Timeout naming what it
+				// awaited was lost for "the caller's deadline passed",
+				// the call abandoned at the very deadline).
+				cancelled = nil
+				continue
+			}
+			code, what := abi.Cancelled, "the caller cancelled"
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				code, what = abi.Timeout, "the caller's deadline passed"
+			}
+			return nil, &abi.ToolError{Code: code, Message: what + " while the provider had not returned from " + call.Tool + "; the call was abandoned",
+				Data: map[string]any{"abandoned": true}}
+		case <-t.C:
+			return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
+				abandonGrace.String() + " after its deadline; the call was abandoned",
+				Data: map[string]any{"abandoned": true}}
 		}
-		return nil, &abi.ToolError{Code: code, Message: what + " while the provider had not returned from " + call.Tool + "; the call was abandoned",
-			Data: map[string]any{"abandoned": true}}
-	case <-t.C:
-		return nil, &abi.ToolError{Code: abi.Timeout, Message: "provider did not return from " + call.Tool + " within " +
-			abandonGrace.String() + " after its deadline; the call was abandoned",
-			Data: map[string]any{"abandoned": true}}
 	}
 }
 
@@ -697,12 +721,23 @@ func resultTooLarge(e *registry.Entry, limit int) *abi.ToolError {
 		Data: map[string]any{"limit": int64(limit)}}
 }
 
+// overLimitParams stands for the params of a native provider's nested
+// call that are sure to be over limits.max_params_bytes (Env.CallTool):
+// checkParams refuses it as it would refuse them, and the audit record
+// has no params (the provider's own maps, which the audit goroutine would
+// read while the provider changes them after the call).
+var overLimitParams any = &struct{ overLimit byte }{}
+
 // checkParams brings params into canonical form, bounds their size and
 // validates them against the tool's schema.
 func (h *Host) checkParams(params *any, e *registry.Entry) *abi.ToolError {
+	if *params == overLimitParams {
+		*params = nil
+		return paramsTooLarge(e, h.pol.maxParams)
+	}
 	size, canonical := measure(*params, h.pol.maxParams)
 	if !canonical {
-		n, err := abi.NormalizeWithin(*params, h.pol.maxParams)
+		n, err := normalizeGoValue(*params, h.pol.maxParams)
 		if errors.Is(err, abi.ErrOverLimit) {
 			return paramsTooLarge(e, h.pol.maxParams)
 		}
@@ -779,7 +814,7 @@ func canonicalErrorData(te *abi.ToolError, limit int) *abi.ToolError {
 		return te
 	}
 	c := *te
-	n, err := normalizeProviderValue(abi.Copy(te.Data), limit) // not the provider's own maps
+	n, err := normalizeGoValue(abi.Copy(te.Data), limit) // not the provider's own maps
 	switch {
 	case errors.Is(err, abi.ErrOverLimit):
 		c.Data = nil
@@ -804,12 +839,14 @@ type marshalPanic struct{ value string }
 
 func (m *marshalPanic) Error() string { return "encoding it as JSON panicked: " + m.value }
 
-// normalizeProviderValue is abi.Normalize of a provider's result or error
-// data, a panic of a native tool's Go value in its own MarshalJSON or
-// MarshalText returned as a *marshalPanic: it ran in the host's pipeline,
-// past callProvider's recover, and unwound the caller's goroutine.
+// normalizeGoValue is abi.Normalize of a provider's result or error data,
+// or of a Go caller's params (Host.Call, a native tool's Env.CallTool), a
+// panic of a Go value in its own MarshalJSON or MarshalText returned as a
+// *marshalPanic: it ran in the host's pipeline, past callProvider's
+// recover, and unwound the caller's goroutine (a call's params: with no
+// audit record of the call).
 // limit, if above 0, bounds the value's JSON (abi.NormalizeWithin).
-func normalizeProviderValue(v any, limit int) (n any, err error) {
+func normalizeGoValue(v any, limit int) (n any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			n, err = nil, &marshalPanic{value: fmt.Sprint(r)}
@@ -854,7 +891,7 @@ func (h *Host) boundError(te *abi.ToolError) *abi.ToolError {
 func (h *Host) checkResult(result *any, e *registry.Entry) *abi.ToolError {
 	size, canonical := measure(*result, h.pol.maxResult)
 	if !canonical {
-		n, err := normalizeProviderValue(*result, h.pol.maxResult)
+		n, err := normalizeGoValue(*result, h.pol.maxResult)
 		if errors.Is(err, abi.ErrOverLimit) {
 			return resultTooLarge(e, h.pol.maxResult)
 		}
@@ -901,6 +938,9 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 }
 
 func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry.Entry, info *CallInfo, params, result any, terr *abi.ToolError) {
+	if params == overLimitParams { // refused before the params step
+		params = nil
+	}
 	ae := audit.Entry{
 		Time:     start,
 		CallID:   info.CallID,

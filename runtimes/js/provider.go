@@ -34,7 +34,11 @@ type Provider struct {
 	// max(PoolSize, 8); each serves one call and is dropped.
 	extras chan struct{}
 	closed atomic.Bool
-	mu     sync.Mutex
+	// done is closed by Close: it wakes the calls waiting for a runtime
+	// (getSlow), which got one once a call in flight returned and ran on
+	// the closed provider, on a runtime started for them.
+	done chan struct{}
+	mu   sync.Mutex
 
 	// lost counts abandoned runtimes whose goroutine is still inside an
 	// uninterruptible built-in (see worker.run); each drops itself when
@@ -73,6 +77,7 @@ func (p *Provider) Close() error {
 	if p.closed.Swap(true) {
 		return nil
 	}
+	close(p.done)
 	p.drainFree()
 	return nil
 }
@@ -206,6 +211,11 @@ func (p *Provider) getSlow(ctx context.Context, call *abi.ToolCall) (*worker, er
 		return p.start(false)
 	case extras <- struct{}{}:
 		return p.start(true)
+	case <-p.done:
+		// As runtimes/wasm's pool wakes its queue: a call that waited
+		// for a runtime is refused, as one arriving after Close is.
+		return nil, abi.Errorf(abi.Unavailable, "provider %s was closed (removed, replaced by a reload, or the host shutting down) while the call of %s waited for one of its %d busy JS runtimes (runtimes.js.pool_size)",
+			p.reg.Provider.ID, call.Tool, cap(p.tokens))
 	case <-ctx.Done():
 		// Say why the call never ran: a bare "context deadline exceeded"
 		// read as a slow tool, not a full pool.

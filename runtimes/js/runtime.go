@@ -432,6 +432,7 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 		free:    make(chan *worker, r.opts.PoolSize),
 		tokens:  make(chan struct{}, r.opts.PoolSize),
 		extras:  make(chan struct{}, max(r.opts.PoolSize, 8)),
+		done:    make(chan struct{}),
 	}
 	p.tokens <- struct{}{}
 	w, err := p.newWorker()
