@@ -427,6 +427,15 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             raise ValueError("@tool: invalid tool name %r: use 1-128 characters from A-Z a-z 0-9 _ - . "
                              "starting with a letter or digit" % (shown,))
         what = "@tool " + tname + ": "
+        before = getattr(target, TOOL_ATTR, None)
+        if isinstance(before, dict):
+            # A function is one tool: a second @tool (stacked, or
+            # tool(name="b")(f) for a second name) replaced the first's
+            # definition, whose tool went missing without a word
+            # (TestToolTwiceOnOneFunctionRefused).
+            fname = getattr(target, "__name__", None) or type(target).__name__
+            raise ValueError("%s%s is already the tool %r; one @tool per function: for a second tool, "
+                             "define a function that calls it" % (what, fname, before.get("name")))
         desc = _want_str(what + "description", description)
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
