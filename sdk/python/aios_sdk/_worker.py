@@ -1077,6 +1077,8 @@ class Worker:
             # packer's and json.dumps's own words named the frame's path,
             # $.result.error.data…, or none).
             note = None if isinstance(e, ToolError) or "nested deeper" in str(e) else _not_json_note(data)
+            if note is None and isinstance(e, TypeError):
+                note = _object_note(data, e)
             if note is None and isinstance(e, OverflowError) and self.mp is not None:
                 # A dict key that is an integer beyond 64 bits: packed as
                 # json.dumps's decimal string for it, as in a result.
@@ -2023,6 +2025,23 @@ def _not_json_note(v):
     if _is_int_note(what):
         return "%s at %s: %s" % (what, path, _INT_RANGE_ARGS)
     return "%s at %s is not JSON serializable" % (what, path)
+
+
+def _object_note(v, e):
+    """json.dumps's TypeError e for v with the path of the first object in
+    v that JSON does not carry (a set, a datetime) and what to send
+    instead, as a result's InvalidResult says it, or None: a ToolError's
+    data so left out was noted "Object of type set is not JSON
+    serializable", naming no path (TestErrorDataObjectNamedWithPath)."""
+    try:
+        found = _object_in(v)
+    except Exception:  # the value's own methods raising
+        return None
+    if found is None:
+        return None
+    if found[2]:
+        return "%s at %s, which is not a JSON value (missing await?)" % (found[1], found[0])
+    return "%s (at %s)%s" % (_error_text(e)[:500], found[0], _value_hint(found[3]))
 
 
 def _refuse_args(op, objects=False):
