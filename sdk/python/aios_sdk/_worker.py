@@ -1456,6 +1456,14 @@ class Worker:
             if cyc is not None:
                 self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _CYCLE % cyc))
                 return None
+            if isinstance(e, ValueError) and "Out of range float" in str(e):
+                # NaN or an infinity: named with its path, as MessagePack's
+                # walk names it (json.dumps's words named neither:
+                # TestNaNResultNamedAlike); a NaN key keeps its words.
+                bad = _not_json(r)
+                if bad is not None:
+                    self._refuse(cid, name, bad)
+                    return None
             self._error(cid, "InvalidResult", _not_json_text(name, r, e))
             return None
         self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
