@@ -438,6 +438,17 @@ def _wants_ctx(fn):
     # callable instance (__call__ takes self).
     for _ in range(16):
         if isinstance(f, types.FunctionType):
+            # A decorator's wrapper(*args, **kwargs) (functools.wraps)
+            # takes anything: what it passes on to is what counts (it was
+            # given ctx, and a (params) handler behind it failed "takes 1
+            # positional argument but 2 were given":
+            # TestFunctionWrapperToolGetsCtxAsWrapped).
+            # One that names ctx itself (wrapper(params, ctx, *a)) says so.
+            w, c = getattr(f, "__wrapped__", None), f.__code__
+            if (c.co_flags & 0x04 and callable(w) and c.co_argcount - skip < 2
+                    and "ctx" not in c.co_varnames[c.co_argcount:c.co_argcount + c.co_kwonlyargcount]):
+                f = w
+                continue
             break
         if type(f).__name__ == "partial" and callable(getattr(f, "func", None)):
             skip += len(f.args) + len(f.keywords or ())
