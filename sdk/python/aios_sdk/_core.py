@@ -273,6 +273,11 @@ class Agent:
         return cls
 
 
+# What @tool marked, in order: the worker finds tools by module-level
+# names and the @Agent class, and names one of the tool file's that
+# neither holds (TestToolNotReachableRefused).
+_DECORATED = []
+
 # The aios_sdk.provider(...) call of the tool file (a worker loads one),
 # and its line (for load errors).
 _PROVIDER = []
@@ -518,6 +523,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if _want_bool(what + "mcp_exportable", mcp_exportable):
             d["mcp_exportable"] = True
         setattr(target, TOOL_ATTR, d)
+        _DECORATED.append(target)
         return fn
 
     return deco

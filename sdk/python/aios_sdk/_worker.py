@@ -2535,6 +2535,7 @@ def load(path, pins=None):
     for k, v in list(vars(mod).items()):
         if _module_tool(v, name, folder):
             add(getattr(v, TOOL_ATTR), v, k)
+    _refuse_unreachable(mod, name, path, handlers)
     if not defs:
         raise LoadError("%s registers no tools: decorate module-level functions with @tool(...), or methods of an @Agent(...) class" % path)
     for d in defs:
@@ -2543,6 +2544,45 @@ def load(path, pins=None):
     provider = {k: v for k, v in info.items() if v}
     provider["runtime"] = RUNTIME
     return provider, defs, handlers
+
+
+def _refuse_unreachable(mod, name, path, handlers):
+    """A LoadError for a @tool function of the tool file that no tool
+    holds (tools are its module-level names and the @Agent class's
+    methods): made by a factory and kept in a list, or defined inside a
+    function, it was left out without a word (TestToolNotReachableRefused)."""
+    held = set()
+    for h in handlers.values():
+        f = h.fn
+        for _ in range(16):
+            held.add(id(f))
+            try:
+                nxt = getattr(f, "__func__", None) or getattr(f, "__wrapped__", None)
+                if nxt is None and type(f).__name__ == "partial":
+                    nxt = f.func
+            except Exception:
+                break
+            if nxt is None or not callable(nxt):
+                break
+            f = nxt
+    for target in _core._DECORATED:
+        try:
+            if id(target) in held or getattr(target, "__module__", None) != name:
+                continue
+            d = object.__getattribute__(target, "__dict__").get(TOOL_ATTR) or {}
+        except Exception:
+            continue
+        fname = getattr(target, "__name__", "") or type(target).__name__
+        where, line = _def_line(target)
+        if where != path:
+            continue
+        again = ""
+        if vars(mod).get(fname) is not None and vars(mod).get(fname) is not target:
+            again = "; the name %s holds another value now (defined again below?)" % fname
+        raise LoadError("%s:%d: tool %r (%s) is not one of the file's tools: @tool marks it, but no module-level "
+                        "name holds it, nor is it a method of the @Agent class (where tools are found; one kept "
+                        "in a list or made inside a function is not): assign it to a module-level name%s"
+                        % (path, line, d.get("name"), fname, again))
 
 
 def _load_failed(w, msg):
