@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/aios-host/aios-host/config"
@@ -125,7 +126,9 @@ func (c *Config) check() error {
 		return fmt.Errorf("runtimes.python.cpu_seconds: %d is more than %d (about 136 years): give 0 for no limit", c.CPUSeconds, MaxCPUSeconds)
 	case c.MaxProcesses < 0 || c.MaxProcesses > 0 && c.MaxProcesses < 8:
 		return fmt.Errorf("runtimes.python.max_processes: %d: want 0 (no limit) or at least 8 (a worker has a few threads)", c.MaxProcesses)
-	case c.CPUs < 0 || c.CPUs > 4096 || c.CPUs > 0 && c.CPUs < 0.01:
+	case math.IsNaN(c.CPUs) || c.CPUs < 0 || c.CPUs > 4096 || c.CPUs > 0 && c.CPUs < 0.01:
+		// NaN (cpus: .nan) passed every comparison and meant no CPU
+		// limit (TestCPUsNotANumberRefused).
 		return fmt.Errorf("runtimes.python.cpus: %v: want 0 (no limit) or 0.01..4096 cores", c.CPUs)
 	case c.StartupTimeout < 0:
 		return fmt.Errorf("runtimes.python.startup_timeout: %v: want a positive duration", c.StartupTimeout)

@@ -273,6 +273,11 @@ class Agent:
         return cls
 
 
+# What @tool marked, in order: the worker finds tools by module-level
+# names and the @Agent class, and names one of the tool file's that
+# neither holds (TestToolNotReachableRefused).
+_DECORATED = []
+
 # The aios_sdk.provider(...) call of the tool file (a worker loads one),
 # and its line (for load errors).
 _PROVIDER = []
@@ -333,7 +338,35 @@ def _is_keyword_schema(d):
     return any(k in _SCHEMA_KEYWORDS and not isinstance(v, dict) for k, v in d.items())
 
 
-def build_parameters(parameters, required=None, what="@tool: "):
+# JSON Schema keywords whose values are schemas, or maps of them
+# (schema.subschemaKeywords and subschemaMapKeywords), and $schema.
+_SUBSCHEMA_KEYWORDS = frozenset(['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else',
+                                 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+                                 'contentSchema', 'properties', 'patternProperties', '$defs', 'definitions',
+                                 'dependentSchemas', 'dependencies', '$schema', '$vocabulary'])
+
+
+def _refuse_mixed(d, what, label):
+    """A keyword schema (_is_keyword_schema) whose other members are
+    property schemas is the shorthand with a keyword written beside it,
+    {"query": {...}, "required": ["query"]}: taken as a whole schema it
+    had no properties (TestShorthandMixedWithKeywordRefused)."""
+    props = sorted(str(k) for k, v in d.items()
+                   if isinstance(v, dict) and k not in _SCHEMA_KEYWORDS and k not in _SUBSCHEMA_KEYWORDS)
+    if not props:
+        return
+    kw = next(k for k, v in d.items() if k in _SCHEMA_KEYWORDS and not isinstance(v, dict))
+    raise ValueError("%s%s mixes property schemas (%s) with the schema keyword %s: write a whole schema, "
+                     "{\"type\": \"object\", \"properties\": {...}, %s: ...}, or the property schemas alone%s"
+                     % (what, label, ", ".join(props), _dq(kw), _dq(kw),
+                        " (required=[...] on @tool names the required ones)" if label == "parameters" else ""))
+
+
+def _dq(s):
+    return '"%s"' % s
+
+
+def build_parameters(parameters, required=None, what="@tool: ", label="parameters"):
     """Turn @tool(parameters=...) into a JSON Schema object.
 
     parameters may be a full schema (a dict with a string "type" or
@@ -354,6 +387,7 @@ def build_parameters(parameters, required=None, what="@tool: "):
             schema["required"] = list(required)
         return schema
     if _is_keyword_schema(parameters):
+        _refuse_mixed(parameters, what, label)
         schema = dict(parameters)
         if required is not None:
             schema["required"] = list(required)
@@ -427,6 +461,15 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             raise ValueError("@tool: invalid tool name %r: use 1-128 characters from A-Z a-z 0-9 _ - . "
                              "starting with a letter or digit" % (shown,))
         what = "@tool " + tname + ": "
+        before = getattr(target, TOOL_ATTR, None)
+        if isinstance(before, dict):
+            # A function is one tool: a second @tool (stacked, or
+            # tool(name="b")(f) for a second name) replaced the first's
+            # definition, whose tool went missing without a word
+            # (TestToolTwiceOnOneFunctionRefused).
+            fname = getattr(target, "__name__", None) or type(target).__name__
+            raise ValueError("%s%s is already the tool %r; one @tool per function: for a second tool, "
+                             "define a function that calls it" % (what, fname, before.get("name")))
         desc = _want_str(what + "description", description)
         if not desc and target.__doc__:
             desc = _cleandoc(target.__doc__).split("\n\n")[0]
@@ -443,7 +486,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
             if not isinstance(returns, dict):
                 raise TypeError("%sreturns must be a dict (a JSON Schema or property schemas), got %s %s"
                                 % (what, type(returns).__name__, _shown(returns)))
-            d["returns"] = build_parameters(returns)
+            d["returns"] = build_parameters(returns, what=what, label="returns")
         if _want_version(what + "version", version):
             d["version"] = version
         if _want_strs(what + "tags", tags):
@@ -480,6 +523,7 @@ def tool(name=None, description="", capability_required=None, parameters=None, r
         if _want_bool(what + "mcp_exportable", mcp_exportable):
             d["mcp_exportable"] = True
         setattr(target, TOOL_ATTR, d)
+        _DECORATED.append(target)
         return fn
 
     return deco

@@ -438,6 +438,17 @@ def _wants_ctx(fn):
     # callable instance (__call__ takes self).
     for _ in range(16):
         if isinstance(f, types.FunctionType):
+            # A decorator's wrapper(*args, **kwargs) (functools.wraps)
+            # takes anything: what it passes on to is what counts (it was
+            # given ctx, and a (params) handler behind it failed "takes 1
+            # positional argument but 2 were given":
+            # TestFunctionWrapperToolGetsCtxAsWrapped).
+            # One that names ctx itself (wrapper(params, ctx, *a)) says so.
+            w, c = getattr(f, "__wrapped__", None), f.__code__
+            if (c.co_flags & 0x04 and callable(w) and c.co_argcount - skip < 2
+                    and "ctx" not in c.co_varnames[c.co_argcount:c.co_argcount + c.co_kwonlyargcount]):
+                f = w
+                continue
             break
         if type(f).__name__ == "partial" and callable(getattr(f, "func", None)):
             skip += len(f.args) + len(f.keywords or ())
@@ -1077,6 +1088,8 @@ class Worker:
             # packer's and json.dumps's own words named the frame's path,
             # $.result.error.data…, or none).
             note = None if isinstance(e, ToolError) or "nested deeper" in str(e) else _not_json_note(data)
+            if note is None and isinstance(e, TypeError):
+                note = _object_note(data, e)
             if note is None and isinstance(e, OverflowError) and self.mp is not None:
                 # A dict key that is an integer beyond 64 bits: packed as
                 # json.dumps's decimal string for it, as in a result.
@@ -1454,6 +1467,14 @@ class Worker:
             if cyc is not None:
                 self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _CYCLE % cyc))
                 return None
+            if isinstance(e, ValueError) and "Out of range float" in str(e):
+                # NaN or an infinity: named with its path, as MessagePack's
+                # walk names it (json.dumps's words named neither:
+                # TestNaNResultNamedAlike); a NaN key keeps its words.
+                bad = _not_json(r)
+                if bad is not None:
+                    self._refuse(cid, name, bad)
+                    return None
             self._error(cid, "InvalidResult", _not_json_text(name, r, e))
             return None
         self._error(cid, err[0], "tool %s returned %d bytes of JSON, above the frame limit of %d bytes (64 MiB) between the python worker and the host; a result must also fit limits.max_result_bytes of the host (16 MiB by default): store bulk data with ctx.spaces.write and return its ObjectId" % (name, err[1], MAX_FRAME))
@@ -2025,6 +2046,23 @@ def _not_json_note(v):
     return "%s at %s is not JSON serializable" % (what, path)
 
 
+def _object_note(v, e):
+    """json.dumps's TypeError e for v with the path of the first object in
+    v that JSON does not carry (a set, a datetime) and what to send
+    instead, as a result's InvalidResult says it, or None: a ToolError's
+    data so left out was noted "Object of type set is not JSON
+    serializable", naming no path (TestErrorDataObjectNamedWithPath)."""
+    try:
+        found = _object_in(v)
+    except Exception:  # the value's own methods raising
+        return None
+    if found is None:
+        return None
+    if found[2]:
+        return "%s at %s, which is not a JSON value (missing await?)" % (found[1], found[0])
+    return "%s (at %s)%s" % (_error_text(e)[:500], found[0], _value_hint(found[3]))
+
+
 def _refuse_args(op, objects=False):
     """Raise the error naming the first value in host call op's arguments
     that JSON does not carry (bytes, NaN, an infinity, an integer outside
@@ -2441,6 +2479,12 @@ def load(path, pins=None):
     def add(d, fn, where):
         tname = d["name"]
         if tname in handlers:
+            if getattr(handlers[tname].fn, "__func__", handlers[tname].fn) is getattr(fn, "__func__", fn):
+                # The same function under a second name (g = f, or
+                # alias = method in the class): one tool; the load
+                # failed "defined twice: g (line 3) and f (line 3)"
+                # (TestToolAliasIsOneTool).
+                return
             # Both definitions by line (the message named neither line).
             first, at = handlers[tname], _def_line(fn)
 
@@ -2491,6 +2535,7 @@ def load(path, pins=None):
     for k, v in list(vars(mod).items()):
         if _module_tool(v, name, folder):
             add(getattr(v, TOOL_ATTR), v, k)
+    _refuse_unreachable(mod, name, path, handlers)
     if not defs:
         raise LoadError("%s registers no tools: decorate module-level functions with @tool(...), or methods of an @Agent(...) class" % path)
     for d in defs:
@@ -2499,6 +2544,45 @@ def load(path, pins=None):
     provider = {k: v for k, v in info.items() if v}
     provider["runtime"] = RUNTIME
     return provider, defs, handlers
+
+
+def _refuse_unreachable(mod, name, path, handlers):
+    """A LoadError for a @tool function of the tool file that no tool
+    holds (tools are its module-level names and the @Agent class's
+    methods): made by a factory and kept in a list, or defined inside a
+    function, it was left out without a word (TestToolNotReachableRefused)."""
+    held = set()
+    for h in handlers.values():
+        f = h.fn
+        for _ in range(16):
+            held.add(id(f))
+            try:
+                nxt = getattr(f, "__func__", None) or getattr(f, "__wrapped__", None)
+                if nxt is None and type(f).__name__ == "partial":
+                    nxt = f.func
+            except Exception:
+                break
+            if nxt is None or not callable(nxt):
+                break
+            f = nxt
+    for target in _core._DECORATED:
+        try:
+            if id(target) in held or getattr(target, "__module__", None) != name:
+                continue
+            d = object.__getattribute__(target, "__dict__").get(TOOL_ATTR) or {}
+        except Exception:
+            continue
+        fname = getattr(target, "__name__", "") or type(target).__name__
+        where, line = _def_line(target)
+        if where != path:
+            continue
+        again = ""
+        if vars(mod).get(fname) is not None and vars(mod).get(fname) is not target:
+            again = "; the name %s holds another value now (defined again below?)" % fname
+        raise LoadError("%s:%d: tool %r (%s) is not one of the file's tools: @tool marks it, but no module-level "
+                        "name holds it, nor is it a method of the @Agent class (where tools are found; one kept "
+                        "in a list or made inside a function is not): assign it to a module-level name%s"
+                        % (path, line, d.get("name"), fname, again))
 
 
 def _load_failed(w, msg):
