@@ -283,6 +283,17 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		if timedOut {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, d)
 		}
+		if cerr := ctx.Err(); cerr != nil {
+			// Stopped by the call's deadline or its caller's cancel, as
+			// guard says it for _initialize: it was Unavailable, "start
+			// function[N] failed: interrupted by the host watchdog",
+			// which told the caller the provider was down
+			// (TestStartFunctionStoppedByCallSaysWhy).
+			if errors.Is(cerr, context.DeadlineExceeded) {
+				return nil, abi.Errorf(abi.Timeout, "%s: a new instance's start function ran past the call's deadline; the guest was interrupted", p.name)
+			}
+			return nil, abi.Errorf(abi.Cancelled, "%s: the call was cancelled while a new instance ran its start function; the guest was interrupted", p.name)
+		}
 		// One line, as the wasmtime engine's: wazero's text goes on with
 		// a wasm stack trace, and names the start function by its index
 		// in the rewritten module.
