@@ -104,8 +104,20 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 	}
 	inst := p.pool.take()
 	if inst == nil {
+		ictx := ctx
+		if d, ok := ctx.Deadline(); !call.Deadline.IsZero() && (!ok || call.Deadline.Before(d)) {
+			// The call's deadline when its context has a later one or
+			// none (an embedder's call): the new instance's start
+			// function and _initialize ran to load_timeout, Unavailable,
+			// where the call itself stops at it, and so does the
+			// wasmtime engine's new instance
+			// (TestNewInstanceKeepsToolCallDeadline).
+			var cancel context.CancelFunc
+			ictx, cancel = context.WithDeadline(ctx, call.Deadline)
+			defer cancel()
+		}
 		var err error
-		if inst, err = p.newInstance(ctx); err != nil {
+		if inst, err = p.newInstance(ictx); err != nil {
 			if !free {
 				p.pool.ReleaseUnit(overflow)
 			}
