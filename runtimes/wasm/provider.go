@@ -502,8 +502,13 @@ func (inst *instance) keepAfter(te *abi.ToolError) bool {
 
 // sleep is the guest's nanosleep with a real clock: a sleep ends at the
 // running call's deadline at the latest (at once for an interrupted call),
-// so a sleeping guest cannot hold a call past its deadline.
+// so a sleeping guest cannot hold a call past its deadline, and at its
+// caller's cancel, as on the wasmtime engine (pollOneoff): the watchdog
+// then stops a guest that runs on. It slept on to the deadline, holding
+// its caller, its instance and a unit of the pool
+// (TestRealClockSleepEndsAtCancel).
 func (inst *instance) sleep(ns int64) {
+	var done <-chan struct{}
 	if inst != nil {
 		switch dl := inst.deadline.Load(); {
 		case dl < 0:
@@ -511,8 +516,20 @@ func (inst *instance) sleep(ns int64) {
 		case dl > 0:
 			ns = min(ns, max(dl-time.Now().UnixNano(), 0))
 		}
+		if inst.callCtx != nil { // set and read on the call's goroutine
+			done = inst.callCtx.Done()
+		}
 	}
-	time.Sleep(time.Duration(ns))
+	if done == nil || ns <= 0 {
+		time.Sleep(time.Duration(ns))
+		return
+	}
+	t := time.NewTimer(time.Duration(ns))
+	select {
+	case <-t.C:
+	case <-done:
+		t.Stop()
+	}
 }
 
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog interrupts a
