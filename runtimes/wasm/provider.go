@@ -381,7 +381,14 @@ func (inst *instance) guard(ctx context.Context, what string, fn func() error) e
 			inst.interrupt(dl, killedCancelled)
 		}
 	})
+	// A real-clock sleep in the step ends at ctx's cancel too
+	// (instance.sleep): the AfterFunc above marks the instance
+	// interrupted, but the sleep went on to its end or load_timeout
+	// (TestNewInstanceSleepEndsAtCancel). No host call is served here
+	// (inst.env is nil), so callCtx serves only that.
+	inst.callCtx = ctx
 	err := fn()
+	inst.callCtx = nil
 	inst.out.flush()
 	t.Stop()
 	stop()
