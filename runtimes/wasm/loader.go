@@ -297,7 +297,10 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	p := inst.p
 	if v := inst.mod.ExportedFunction(exportVersion); v != nil {
 		var res []uint64
-		err := inst.guard(context.Background(), exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
+		err := inst.guard(ctx, exportVersion, func() (err error) { res, err = v.Call(inst.ctx); return err })
+		if serr := loadStopped(p.name, exportVersion, err); serr != nil {
+			return nil, serr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportVersion+" failed", err, p.sink))
 		}
@@ -306,7 +309,10 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		}
 	}
 	var res []uint64
-	err := inst.guard(context.Background(), exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
+	err := inst.guard(ctx, exportRegister, func() (err error) { res, err = inst.mod.ExportedFunction(exportRegister).Call(inst.ctx); return err })
+	if serr := loadStopped(p.name, exportRegister, err); serr != nil {
+		return nil, serr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportRegister+" trapped", err, p.sink))
 	}
@@ -331,6 +337,28 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	return &reg, nil
+}
+
+// loadStopped is the error of a load step (aios_abi_version,
+// aios_register) that the load's context stopped, Cancelled or Timeout as
+// the start function and _initialize are (the steps ran under
+// context.Background(), so a cancelled load, SIGINT while `run` loads or
+// a reload superseded, went on to load_timeout:
+// TestLoadCancelStopsRegister), or nil when err is none of those (both
+// engines: the guard's ToolError on wazero, the epoch callback's on
+// wasmtime).
+func loadStopped(name, step string, err error) error {
+	te, ok := err.(*abi.ToolError)
+	if !ok {
+		return nil
+	}
+	switch te.Code {
+	case abi.Cancelled:
+		return abi.Errorf(abi.Cancelled, "%s: the load was cancelled while the guest ran its %s; the guest was interrupted", name, step)
+	case abi.Timeout:
+		return abi.Errorf(abi.Timeout, "%s: the load's deadline passed while the guest ran its %s; the guest was interrupted", name, step)
+	}
+	return nil
 }
 
 func validateRegister(reg *abi.ToolRegister, src abi.Source) error {

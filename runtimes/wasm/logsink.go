@@ -186,7 +186,8 @@ func (inst *instance) noteStderr(p []byte) {
 
 var streamNames = [2]string{"stdout", "stderr"}
 
-// allow charges n bytes to the budget; the caller holds mu.
+// allow charges n bytes to the budget, counting them dropped when they
+// do not fit; the caller holds mu.
 func (s *logSink) allow(n int) bool {
 	now := time.Now()
 	if now.Sub(s.window) >= time.Second {
@@ -293,12 +294,16 @@ func (s *logSink) log(level slog.Level, msg []byte, logger *slog.Logger) {
 }
 
 func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *slog.Logger) {
-	if !s.allow(len(line)) {
-		return
-	}
-	cut := false
+	cut, whole := false, len(line)
 	if len(line) > maxLine {
 		line, cut = cutRunes(line, maxLine), true
+	}
+	// Charged what is logged: charged before the cut, a line longer than
+	// the budget was never logged, not even cut
+	// (TestLongLineLoggedCutNotDropped).
+	if !s.allow(len(line)) {
+		s.dropped += whole - len(line) // the guest's bytes, all dropped
+		return
 	}
 	if !utf8.Valid(line) {
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))

@@ -104,8 +104,20 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 	}
 	inst := p.pool.take()
 	if inst == nil {
+		ictx := ctx
+		if d, ok := ctx.Deadline(); !call.Deadline.IsZero() && (!ok || call.Deadline.Before(d)) {
+			// The call's deadline when its context has a later one or
+			// none (an embedder's call): the new instance's start
+			// function and _initialize ran to load_timeout, Unavailable,
+			// where the call itself stops at it, and so does the
+			// wasmtime engine's new instance
+			// (TestNewInstanceKeepsToolCallDeadline).
+			var cancel context.CancelFunc
+			ictx, cancel = context.WithDeadline(ctx, call.Deadline)
+			defer cancel()
+		}
 		var err error
-		if inst, err = p.newInstance(ctx); err != nil {
+		if inst, err = p.newInstance(ictx); err != nil {
 			if !free {
 				p.pool.ReleaseUnit(overflow)
 			}
@@ -283,6 +295,17 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 		if timedOut {
 			return nil, fmt.Errorf("%s: instantiate: the start function did not finish within runtimes.wasm.load_timeout (%v); the guest was interrupted", p.name, d)
 		}
+		if cerr := ctx.Err(); cerr != nil {
+			// Stopped by the call's deadline or its caller's cancel, as
+			// guard says it for _initialize: it was Unavailable, "start
+			// function[N] failed: interrupted by the host watchdog",
+			// which told the caller the provider was down
+			// (TestStartFunctionStoppedByCallSaysWhy).
+			if errors.Is(cerr, context.DeadlineExceeded) {
+				return nil, abi.Errorf(abi.Timeout, "%s: a new instance's start function ran past the call's deadline; the guest was interrupted", p.name)
+			}
+			return nil, abi.Errorf(abi.Cancelled, "%s: the call was cancelled while a new instance ran its start function; the guest was interrupted", p.name)
+		}
 		// One line, as the wasmtime engine's: wazero's text goes on with
 		// a wasm stack trace, and names the start function by its index
 		// in the rewritten module.
@@ -358,7 +381,14 @@ func (inst *instance) guard(ctx context.Context, what string, fn func() error) e
 			inst.interrupt(dl, killedCancelled)
 		}
 	})
+	// A real-clock sleep in the step ends at ctx's cancel too
+	// (instance.sleep): the AfterFunc above marks the instance
+	// interrupted, but the sleep went on to its end or load_timeout
+	// (TestNewInstanceSleepEndsAtCancel). No host call is served here
+	// (inst.env is nil), so callCtx serves only that.
+	inst.callCtx = ctx
 	err := fn()
+	inst.callCtx = nil
 	inst.out.flush()
 	t.Stop()
 	stop()
@@ -479,8 +509,13 @@ func (inst *instance) keepAfter(te *abi.ToolError) bool {
 
 // sleep is the guest's nanosleep with a real clock: a sleep ends at the
 // running call's deadline at the latest (at once for an interrupted call),
-// so a sleeping guest cannot hold a call past its deadline.
+// so a sleeping guest cannot hold a call past its deadline, and at its
+// caller's cancel, as on the wasmtime engine (pollOneoff): the watchdog
+// then stops a guest that runs on. It slept on to the deadline, holding
+// its caller, its instance and a unit of the pool
+// (TestRealClockSleepEndsAtCancel).
 func (inst *instance) sleep(ns int64) {
+	var done <-chan struct{}
 	if inst != nil {
 		switch dl := inst.deadline.Load(); {
 		case dl < 0:
@@ -488,8 +523,20 @@ func (inst *instance) sleep(ns int64) {
 		case dl > 0:
 			ns = min(ns, max(dl-time.Now().UnixNano(), 0))
 		}
+		if inst.callCtx != nil { // set and read on the call's goroutine
+			done = inst.callCtx.Done()
+		}
 	}
-	time.Sleep(time.Duration(ns))
+	if done == nil || ns <= 0 {
+		time.Sleep(time.Duration(ns))
+		return
+	}
+	t := time.NewTimer(time.Duration(ns))
+	select {
+	case <-t.C:
+	case <-done:
+		t.Stop()
+	}
 }
 
 // KeepsDeadlines implements abi.DeadlineKeeper: the watchdog interrupts a

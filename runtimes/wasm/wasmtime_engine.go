@@ -432,7 +432,7 @@ func (l *WasmtimeLoader) LoadBytes(ctx context.Context, src abi.Source, bin []by
 	if err != nil {
 		return nil, err
 	}
-	reg, err := inst.register(src)
+	reg, err := inst.register(ctx, src)
 	if err != nil {
 		p.closeInstance(inst)
 		return nil, err
@@ -862,11 +862,32 @@ func (inst *wtInstance) input(n int) (uint32, error) {
 }
 
 // register asks a fresh instance for its ToolRegister.
-func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
+func (inst *wtInstance) register(ctx context.Context, src abi.Source) (*abi.ToolRegister, error) {
 	p := inst.p
-	inst.setDeadline(time.Now().Add(p.l.cfg.LoadTimeout))
+	end, byLoad := time.Now().Add(p.l.cfg.LoadTimeout), false
+	if d, ok := ctx.Deadline(); ok && d.Before(end) {
+		end, byLoad = d, true
+	}
+	inst.setDeadline(end)
+	// Under the load's context, as the start is (newInstance): its cancel
+	// stops a looping aios_abi_version or aios_register, which ran on to
+	// load_timeout (TestWasmtimeLoadCancelStopsRegister).
+	inst.shim.callCtx = ctx
+	defer func() { inst.shim.callCtx = nil }()
+	stopped := func(step string, err error) error {
+		switch {
+		case inst.cancelled:
+			return loadStopped(p.name, step, abi.Errorf(abi.Cancelled, ""))
+		case byLoad && (isInterrupt(err) || !time.Now().Before(end)):
+			return loadStopped(p.name, step, abi.Errorf(abi.Timeout, ""))
+		}
+		return nil
+	}
 	if f := inst.inst.GetFunc(inst.store, exportVersion); f != nil {
 		res, err := f.Call(inst.store)
+		if serr := stopped(exportVersion, err); err != nil && serr != nil {
+			return nil, serr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportVersion+" failed", exportVersion, err))
 		}
@@ -875,6 +896,9 @@ func (inst *wtInstance) register(src abi.Source) (*abi.ToolRegister, error) {
 		}
 	}
 	res, err := inst.inst.GetFunc(inst.store, exportRegister).Call(inst.store)
+	if serr := stopped(exportRegister, err); err != nil && serr != nil {
+		return nil, serr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportRegister+" trapped", exportRegister, err))
 	}
