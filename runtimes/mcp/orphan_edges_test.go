@@ -21,7 +21,9 @@ import (
 // result nor an error), "strerror" (answers with an error that is a
 // string) and "die" (exits). With AIOS_MCP_P150_SLOWRESTART
 // naming a file, every start but the first answers initialize 3 s late;
-// with AIOS_MCP_P150_ONCE naming one, every start but the first fails.
+// with AIOS_MCP_P150_ONCE naming one, every start but the first fails;
+// with AIOS_MCP_P150_SLOWLIST naming one, every start but the first
+// answers tools/list 2 s late, serving calls meanwhile.
 func init() {
 	if os.Getenv("AIOS_MCP_P150") != "" {
 		os.Exit(runP150Server())
@@ -77,6 +79,18 @@ func runP150Server() int {
 			var ts []any
 			for _, n := range []string{"echo", "orphan", "noanswer", "die", "strerror"} {
 				ts = append(ts, map[string]any{"name": n, "inputSchema": obj(`{"type":"object"}`)})
+			}
+			if f := os.Getenv("AIOS_MCP_P150_SLOWLIST"); f != "" {
+				// Every start but the first answers tools/list 2 s late,
+				// serving calls meanwhile.
+				if _, err := os.Stat(f); err == nil {
+					go func(id json.RawMessage) {
+						time.Sleep(2 * time.Second)
+						send(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"tools": ts}})
+					}(m.ID)
+					continue
+				}
+				_ = os.WriteFile(f, nil, 0o600)
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": ts}})
 		case "tools/call":

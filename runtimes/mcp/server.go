@@ -438,7 +438,12 @@ func (s *server) serve() (connected bool, err error) {
 	s.setSession(sess, nil)
 	if err := s.relist(cctx, sess); err != nil {
 		_ = sess.Close()
-		return false, err
+		// The session served calls from here on; one that found it
+		// closed (dropped) took it: the server went down under a call
+		// (it crashed during one), which is a restart as after listing,
+		// not a first connection that failed — whose calls meanwhile
+		// answered Unavailable at once instead of waiting for it.
+		return s.session() != sess, err
 	}
 	s.markReady()
 	s.b.log.Info("mcp server connected", "server", s.name, "source", s.source,
