@@ -26,6 +26,7 @@ var diffSchemas = []string{
 	`{"multipleOf":1e-7}`,
 	`{"type":"integer","exclusiveMinimum":-9223372036854775808,"exclusiveMaximum":9.3e18}`,
 	`{"enum":[1,"a",null,true,[1,2],{"a":1},2.5,-0.0]}`,
+	`{"enum":[1,"a",null,true,[1,2],{"a":1},2.5,-0.0,1152921504606846976,9007199254740993,"é",false,0.1]}`,
 	`{"const":{"k":[1,{"z":null}]}}`,
 	`{"const":1152921504606846976}`,
 	`{"const":1.0}`,

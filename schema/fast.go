@@ -71,10 +71,8 @@ type node struct {
 	constVal any
 	enum     []any
 	hasEnum  bool
-	// enumSet holds the enum when it is only strings (and more than a
-	// few): a value is in it or is no enum member (a non-string never
-	// equals a string).
-	enumSet map[string]struct{}
+	// enumIdx indexes an enum of more than a few members (indexEnums).
+	enumIdx *enumIndex
 
 	// object keywords
 	obj       bool
@@ -130,9 +128,16 @@ func build(s *jsonschema.Schema, depth int) *node {
 		len(s.DependentSchemas) > 0 || s.UnevaluatedProperties != nil ||
 		s.Contains != nil || s.MinContains != nil || s.MaxContains != nil || s.Items != nil || s.AdditionalItems != nil ||
 		s.UnevaluatedItems != nil ||
-		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil ||
-		len(s.Extensions) > 0 {
+		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil {
 		return nil
+	}
+	var enumX *enumExt
+	for _, e := range s.Extensions {
+		x, ok := e.(*enumExt)
+		if !ok {
+			return nil
+		}
+		enumX = x
 	}
 	n := &node{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
 	if s.Types != nil && !s.Types.IsEmpty() {
@@ -163,7 +168,9 @@ func build(s *jsonschema.Schema, depth int) *node {
 	}
 	if s.Enum != nil {
 		n.hasEnum, n.enum = true, s.Enum.Values
-		n.enumSet = enumStrings(s.Enum.Values)
+	}
+	if enumX != nil {
+		n.hasEnum, n.enum, n.enumIdx = true, enumX.vals, enumX.idx
 	}
 
 	// object --
@@ -276,23 +283,6 @@ func build(s *jsonschema.Schema, depth int) *node {
 	return n
 }
 
-// enumStrings returns the set of vals when there are more than eight and all
-// are strings, else nil.
-func enumStrings(vals []any) map[string]struct{} {
-	if len(vals) <= 8 {
-		return nil
-	}
-	set := make(map[string]struct{}, len(vals))
-	for _, v := range vals {
-		s, ok := v.(string)
-		if !ok {
-			return nil
-		}
-		set[s] = struct{}{}
-	}
-	return set
-}
-
 // failure is a fast-path verdict against the value; segs is the instance
 // path, innermost first. It is allocated only when validation fails.
 type failure struct {
@@ -380,9 +370,12 @@ func (n *node) validate(v any) (status, *failure) {
 			return stFail, failf("%s", mustBeOneOf([]any{n.constVal}))
 		}
 	}
-	if n.enumSet != nil {
-		str, isStr := v.(string)
-		if _, found := n.enumSet[str]; !isStr || !found {
+	if n.enumIdx != nil {
+		found, ok := n.enumIdx.contains(v)
+		if !ok {
+			return stUnsupported, nil
+		}
+		if !found {
 			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	} else if n.hasEnum {

@@ -135,6 +135,7 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc, norm))
 	}
+	indexEnums(sch)
 	uniqueRec := false
 	if check {
 		// The cost first: refCycle validates, which an exponential
@@ -405,6 +406,7 @@ func (v *Validator) validateRef(value any) (verr error) {
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
+		enumFirst(ve)
 		relocate(ve, nil, value)
 		return convertError(ve, value)
 	}
