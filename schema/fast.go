@@ -479,7 +479,27 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 		if _, ok := n.propSet[k]; ok {
 			continue
 		}
-		st, f := n.addlNode.validate(pv)
+		if st, _ := n.addlNode.validate(pv); st != stOK {
+			return n.firstAdditional(obj)
+		}
+	}
+	return stOK, nil
+}
+
+// firstAdditional validates obj's undeclared members in name order and
+// returns the first failure: the loop over the map met them in Go's
+// random order, so one value was told a different member's error from
+// call to call.
+func (n *node) firstAdditional(obj map[string]any) (status, *failure) {
+	var extra []string
+	for k := range obj {
+		if _, ok := n.propSet[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		st, f := n.addlNode.validate(obj[k])
 		if st != stOK {
 			if f != nil {
 				f.segs = append(f.segs, k)

@@ -518,6 +518,34 @@ func convertError(ve *jsonschema.ValidationError, value any) *ValidationError {
 	return convertErr(ve, false, &value)
 }
 
+// locationBefore reports whether instance location a in value root
+// comes before b: members in name order, items in index order, as the
+// fast path meets them. The reference validates an object's members in
+// Go's random map order, so errors alike at two members came in either
+// order, and one value was told a different member's error from call to
+// call. root is nil when the locations are not in a value (a property
+// name's): tokens are then compared as strings.
+func locationBefore(a, b []string, root *any) bool {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		if root != nil {
+			if c, _ := valueAt(*root, a[:i]); c != nil {
+				if _, isArr := c.([]any); isArr {
+					x, errA := strconv.Atoi(a[i])
+					y, errB := strconv.Atoi(b[i])
+					if errA == nil && errB == nil {
+						return x < y
+					}
+				}
+			}
+		}
+		return a[i] < b[i]
+	}
+	return len(a) < len(b)
+}
+
 // valueAt is the value at loc (JSON Pointer tokens) in v.
 func valueAt(v any, loc []string) (any, bool) {
 	for _, tok := range loc {
@@ -555,7 +583,9 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 	}
 	best := ls[0]
 	for _, l := range ls[1:] {
-		if d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation); d > bd || d == bd && leafRank(l.ve) > leafRank(best.ve) {
+		d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation)
+		r, br := leafRank(l.ve), leafRank(best.ve)
+		if d > bd || d == bd && (r > br || r == br && locationBefore(l.ve.InstanceLocation, best.ve.InstanceLocation, root)) {
 			best = l
 		}
 	}
