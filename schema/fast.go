@@ -601,20 +601,22 @@ func (n *node) validateInt(i int64) (status, *failure) {
 }
 
 func (n *node) validateFloat(x float64) (status, *failure) {
+	// The value is written as the reference writes it, and as a bound is
+	// (ratText: 9300000000000000000, 0 for -0), not with %v (9.3e+18).
 	if n.min != nil && n.min.cmpFloat(x) < 0 {
-		return stFail, failf("must be >= %s, got %v", n.min.text, x)
+		return stFail, failf("must be >= %s, got %s", n.min.text, ratText(decRat(x)))
 	}
 	if n.max != nil && n.max.cmpFloat(x) > 0 {
-		return stFail, failf("must be <= %s, got %v", n.max.text, x)
+		return stFail, failf("must be <= %s, got %s", n.max.text, ratText(decRat(x)))
 	}
 	if n.exMin != nil && n.exMin.cmpFloat(x) <= 0 {
-		return stFail, failf("must be > %s, got %v", n.exMin.text, x)
+		return stFail, failf("must be > %s, got %s", n.exMin.text, ratText(decRat(x)))
 	}
 	if n.exMax != nil && n.exMax.cmpFloat(x) >= 0 {
-		return stFail, failf("must be < %s, got %v", n.exMax.text, x)
+		return stFail, failf("must be < %s, got %s", n.exMax.text, ratText(decRat(x)))
 	}
 	if n.multipleOf != nil && !n.multipleOf.ofFloat(x) {
-		return stFail, failf("must be a multiple of %s, got %v", n.multipleOf.text, x)
+		return stFail, failf("must be a multiple of %s, got %s", n.multipleOf.text, ratText(decRat(x)))
 	}
 	return stOK, nil
 }
