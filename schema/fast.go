@@ -79,6 +79,7 @@ type node struct {
 	props     []prop // sorted by name
 	propSet   map[string]struct{}
 	reqOnly   []string // required names without a property schema
+	required  []string // every required name, in the schema's order
 	addl      addlMode
 	addlNode  *node
 	minProps  int
@@ -187,6 +188,7 @@ func build(s *jsonschema.Schema, depth int) *node {
 		}
 		slices.SortFunc(n.props, func(a, b prop) int { return strings.Compare(a.name, b.name) })
 	}
+	n.required = s.Required
 	for _, r := range s.Required {
 		n.obj = true
 		if i, ok := slices.BinarySearchFunc(n.props, r, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
@@ -420,22 +422,16 @@ func (n *node) validate(v any) (status, *failure) {
 }
 
 func (n *node) validateObject(obj map[string]any) (status, *failure) {
-	if n.objBounds {
-		if n.minProps >= 0 && len(obj) < n.minProps {
-			return stFail, failf("must have at least %d properties, got %d", n.minProps, len(obj))
-		}
-		if n.maxProps >= 0 && len(obj) > n.maxProps {
-			return stFail, failf("must have at most %d properties, got %d", n.maxProps, len(obj))
-		}
-	}
+	// The members first, then the object's own keywords: of a member's
+	// error and the object's, the reference names the member's, the
+	// deeper one.
 	found := 0
+	missing := false
 	for i := range n.props {
 		p := &n.props[i]
 		pv, ok := obj[p.name]
 		if !ok {
-			if p.required {
-				return stFail, failf("missing required property %q", p.name)
-			}
+			missing = missing || p.required
 			continue
 		}
 		found++
@@ -457,31 +453,47 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			return st, f
 		}
 	}
-	for _, r := range n.reqOnly {
-		if _, ok := obj[r]; !ok {
-			return stFail, failf("missing required property %q", r)
+	if n.addl == addlSchema && len(obj) != found {
+		for k, pv := range obj {
+			if _, ok := n.propSet[k]; ok {
+				continue
+			}
+			if st, _ := n.addlNode.validate(pv); st != stOK {
+				return n.firstAdditional(obj)
+			}
 		}
 	}
-	if n.addl == addlNone || len(obj) == found {
-		return stOK, nil
+	// The object's own keywords, in the reference's order.
+	if n.objBounds {
+		if n.minProps >= 0 && len(obj) < n.minProps {
+			return stFail, failf(minPropertiesMsg, n.minProps, len(obj))
+		}
+		if n.maxProps >= 0 && len(obj) > n.maxProps {
+			return stFail, failf(maxPropertiesMsg, n.maxProps, len(obj))
+		}
 	}
-	if n.addl == addlForbid {
+	for _, r := range n.reqOnly {
+		if _, ok := obj[r]; !ok {
+			missing = true
+		}
+	}
+	if missing {
+		var names []string
+		for _, r := range n.required {
+			if _, ok := obj[r]; !ok {
+				names = append(names, r)
+			}
+		}
+		return stFail, failf("%s", missingMessage(names))
+	}
+	if n.addl == addlForbid && len(obj) != found {
 		var extra []string
 		for k := range obj {
 			if _, ok := n.propSet[k]; !ok {
 				extra = append(extra, k)
 			}
 		}
-		slices.Sort(extra)
-		return stFail, failf("additional property %s not allowed", quoteList(shortNames(extra)))
-	}
-	for k, pv := range obj {
-		if _, ok := n.propSet[k]; ok {
-			continue
-		}
-		if st, _ := n.addlNode.validate(pv); st != stOK {
-			return n.firstAdditional(obj)
-		}
+		return stFail, failf("%s", additionalMessage(extra))
 	}
 	return stOK, nil
 }
@@ -512,10 +524,10 @@ func (n *node) firstAdditional(obj map[string]any) (status, *failure) {
 
 func (n *node) validateArray(arr []any) (status, *failure) {
 	if n.minItems >= 0 && len(arr) < n.minItems {
-		return stFail, failf("must have at least %d items, got %d", n.minItems, len(arr))
+		return stFail, failf(minItemsMsg, n.minItems, len(arr))
 	}
 	if n.maxItems >= 0 && len(arr) > n.maxItems {
-		return stFail, failf("must have at most %d items, got %d", n.maxItems, len(arr))
+		return stFail, failf(maxItemsMsg, n.maxItems, len(arr))
 	}
 	if n.unique && len(arr) > 1 {
 		if len(arr) > maxFastUnique {
@@ -569,10 +581,10 @@ func (n *node) validateString(s string) (status, *failure) {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLen >= 0 && l < n.minLen {
-			return stFail, failf("length must be at least %d, got %d", n.minLen, l)
+			return stFail, failf(minLengthMsg, n.minLen, l)
 		}
 		if n.maxLen >= 0 && l > n.maxLen {
-			return stFail, failf("length must be at most %d, got %d", n.maxLen, l)
+			return stFail, failf(maxLengthMsg, n.maxLen, l)
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {

@@ -639,6 +639,22 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 		}
 	case *kind.Enum:
 		msg = mustBeOneOf(k.Want)
+	case *kind.Required:
+		msg = missingMessage(k.Missing)
+	case *kind.AdditionalProperties:
+		msg = additionalMessage(slices.Clone(k.Properties))
+	case *kind.MinLength:
+		msg = fmt.Sprintf(minLengthMsg, k.Want, k.Got)
+	case *kind.MaxLength:
+		msg = fmt.Sprintf(maxLengthMsg, k.Want, k.Got)
+	case *kind.MinItems:
+		msg = fmt.Sprintf(minItemsMsg, k.Want, k.Got)
+	case *kind.MaxItems:
+		msg = fmt.Sprintf(maxItemsMsg, k.Want, k.Got)
+	case *kind.MinProperties:
+		msg = fmt.Sprintf(minPropertiesMsg, k.Want, k.Got)
+	case *kind.MaxProperties:
+		msg = fmt.Sprintf(maxPropertiesMsg, k.Want, k.Got)
 	case *kind.Const:
 		var wants []any
 		for _, l := range ls {
@@ -904,6 +920,39 @@ func formatMessage(k *kind.Format) string {
 
 // quotedText matches a string quoted as %q quotes it.
 var quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// A failed count or length, worded alike on both paths (the reference
+// said "minLength: got 0, want 1", the fast path "length must be at least
+// 1, got 0", naming no keyword): the bound, the value's count, the keyword.
+const (
+	minLengthMsg     = "length must be at least %d, got %d (minLength)"
+	maxLengthMsg     = "length must be at most %d, got %d (maxLength)"
+	minItemsMsg      = "must have at least %d items, got %d (minItems)"
+	maxItemsMsg      = "must have at most %d items, got %d (maxItems)"
+	minPropertiesMsg = "must have at least %d properties, got %d (minProperties)"
+	maxPropertiesMsg = "must have at most %d properties, got %d (maxProperties)"
+)
+
+// missingMessage words the required properties an object lacks, in the
+// schema's order, alike on both paths (the reference said "missing
+// properties 'a', 'b'", the fast path named the first alone).
+func missingMessage(names []string) string {
+	if len(names) == 1 {
+		return fmt.Sprintf("missing required property %q", shortString(names[0]))
+	}
+	return "missing required properties " + quoteList(shortNames(names))
+}
+
+// additionalMessage words the members additionalProperties: false
+// refuses, in name order (the reference listed them in Go's random map
+// order), alike on both paths. It sorts names.
+func additionalMessage(names []string) string {
+	slices.Sort(names)
+	if len(names) == 1 {
+		return fmt.Sprintf("additional property %q not allowed", shortString(names[0]))
+	}
+	return "additional properties " + quoteList(shortNames(names)) + " not allowed"
+}
 
 // mustBeOneOf words an enum or const failure alike on both paths: each
 // value as JSON but strings in single quotes ('dark blue', not the
@@ -1299,7 +1348,7 @@ func lastKeyword(ptr string) (kw string, member bool) {
 }
 
 // conditionNote names, for a failure of a keyword under a then or an else
-// (schema pointer ptr), the if that applied it: "missing property 'y'"
+// (schema pointer ptr), the if that applied it: `missing required property "y"`
 // alone does not say that y is required only because the value matched
 // the if. "" elsewhere.
 func conditionNote(ptr string) string {
