@@ -74,15 +74,23 @@ func compileDiff(t testing.TB, s string) *Validator {
 	return v
 }
 
-// differ reports whether the fast path and the reference disagree on val;
-// a fast path that declines (unsupported) cannot disagree.
-func differ(v *Validator, val any) (fastOK, refOK bool, differs bool) {
-	st, _ := v.fast.validate(val)
+// differ reports whether the fast path and the reference disagree on val:
+// on the verdict, or on the error (its path and message) when both refuse
+// it; a fast path that declines (unsupported) cannot disagree.
+func differ(v *Validator, val any) (fast, ref string, differs bool) {
+	st, f := v.fast.validate(val)
 	if st == stUnsupported {
-		return false, false, false
+		return "", "", false
 	}
-	refOK = v.validateRef(val) == nil
-	return st == stOK, refOK, (st == stOK) != refOK
+	fast = "ok"
+	if st == stFail {
+		fast = f.toError().Error()
+	}
+	ref = "ok"
+	if err := v.validateRef(val); err != nil {
+		ref = err.Error()
+	}
+	return fast, ref, fast != ref
 }
 
 func TestDifferential(t *testing.T) {
@@ -91,9 +99,9 @@ func TestDifferential(t *testing.T) {
 		v := compileDiff(t, s)
 		for _, in := range diffInstances {
 			val := value(t, in)
-			fastOK, refOK, d := differ(v, val)
+			fast, ref, d := differ(v, val)
 			if d {
-				t.Errorf("schema %s, instance %s: fast=%v reference=%v", s, in, fastOK, refOK)
+				t.Errorf("schema %s, instance %s: fast %q, reference %q", s, in, fast, ref)
 			}
 			checked++
 		}
@@ -196,8 +204,8 @@ func FuzzValidateDifferential(f *testing.F) {
 		v := validators[int(which)%len(validators)]
 		g := &instanceGen{b: data}
 		val := g.value(0)
-		if fastOK, refOK, d := differ(v, val); d {
-			t.Fatalf("schema %s, instance %#v: fast=%v reference=%v", diffSchemas[int(which)%len(validators)], val, fastOK, refOK)
+		if fast, ref, d := differ(v, val); d {
+			t.Fatalf("schema %s, instance %#v: fast %q, reference %q", diffSchemas[int(which)%len(validators)], val, fast, ref)
 		}
 	})
 }

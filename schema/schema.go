@@ -583,9 +583,22 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 	}
 	best := ls[0]
 	for _, l := range ls[1:] {
+		// The deepest error; of errors at one place, the one that says
+		// most (leafRank); of places alike deep, the first (a type error
+		// at /0 before items: false refusing /2, as the fast path
+		// names them: the rank chose /2, another item than the fast
+		// path's for one array).
 		d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation)
-		r, br := leafRank(l.ve), leafRank(best.ve)
-		if d > bd || d == bd && (r > br || r == br && locationBefore(l.ve.InstanceLocation, best.ve.InstanceLocation, root)) {
+		switch {
+		case d != bd:
+			if d > bd {
+				best = l
+			}
+		case slices.Equal(l.ve.InstanceLocation, best.ve.InstanceLocation):
+			if leafRank(l.ve) > leafRank(best.ve) {
+				best = l
+			}
+		case locationBefore(l.ve.InstanceLocation, best.ve.InstanceLocation, root):
 			best = l
 		}
 	}
@@ -820,7 +833,7 @@ func hasConst(ve *jsonschema.ValidationError) bool {
 	return false
 }
 
-// leafRank orders errors at one depth: unevaluatedProperties or
+// leafRank orders errors at one place: unevaluatedProperties or
 // unevaluatedItems refusing a member or item say least (a member that
 // failed the schema of a $ref or allOf branch declaring it is
 // unevaluated too, as that branch's annotations are dropped: its own
