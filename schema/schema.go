@@ -1133,7 +1133,7 @@ func describeLeaves(ls []leaf) []string {
 			if enumAt[l.ptr] {
 				continue
 			}
-			if hint := requiredFlagHint(l.ptr, k); hint != "" {
+			if hint := requiredFlagHint(l.ptr, k) + itemsArrayHint(l.ptr, k); hint != "" {
 				out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p)+hint)
 				continue
 			}
@@ -1174,6 +1174,17 @@ func requiredFlagHint(ptr string, k *kind.Type) string {
 	name := strings.ReplaceAll(strings.ReplaceAll(parent[i+1:], "~1", "/"), "~0", "~")
 	q, _ := json.Marshal(name)
 	return fmt.Sprintf(` (JSON Schema names required properties in the object's "required" array: "required": [%s]; in the SDKs' shorthand parameters a property is required unless it has a "default" or "optional": true)`, q)
+}
+
+// itemsArrayHint says how draft 2020-12 writes the tuple that an array
+// under "items" (draft-07's form, which generators still write without a
+// $schema) meant: the metaschema's "got array, want boolean or object"
+// alone did not. "" for another error (a property called items, too).
+func itemsArrayHint(ptr string, k *kind.Type) string {
+	if kw, member := lastKeyword(ptr); kw != "items" || member || k.Got != "array" {
+		return ""
+	}
+	return ` (an array of schemas under "items" is draft-07's tuple; draft 2020-12, the default, writes it "prefixItems" (and "items": false for no more items), or name the draft with "$schema": "http://json-schema.org/draft-07/schema#")`
 }
 
 func dedupe(s []string) []string {
