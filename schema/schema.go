@@ -518,6 +518,12 @@ func convertError(ve *jsonschema.ValidationError, value any) *ValidationError {
 	return convertErr(ve, false, &value)
 }
 
+// sameKeyword reports whether a and b are failures of one keyword.
+func sameKeyword(a, b jsonschema.ErrorKind) bool {
+	ka, kb := a.KeywordPath(), b.KeywordPath()
+	return len(ka) > 0 && len(kb) > 0 && ka[0] == kb[0]
+}
+
 // locationBefore reports whether instance location a in value root
 // comes before b: members in name order, items in index order, as the
 // fast path meets them. The reference validates an object's members in
@@ -581,6 +587,7 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 	if len(ls) == 0 {
 		collectLeaves(ve, &ls)
 	}
+	p := message.NewPrinter(language.English)
 	best := ls[0]
 	for _, l := range ls[1:] {
 		// The deepest error; of errors at one place, the one that says
@@ -595,14 +602,18 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 				best = l
 			}
 		case slices.Equal(l.ve.InstanceLocation, best.ve.InstanceLocation):
-			if leafRank(l.ve) > leafRank(best.ve) {
+			r, br := leafRank(l.ve), leafRank(best.ve)
+			// One schema's errors alike (dependentRequired of two
+			// present properties) come in Go's random map order: the
+			// first in text order is named, the same on every call.
+			if r > br || r == br && l.ve.SchemaURL == best.ve.SchemaURL && sameKeyword(l.ve.ErrorKind, best.ve.ErrorKind) &&
+				l.ve.ErrorKind.LocalizedString(p) < best.ve.ErrorKind.LocalizedString(p) {
 				best = l
 			}
 		case locationBefore(l.ve.InstanceLocation, best.ve.InstanceLocation, root):
 			best = l
 		}
 	}
-	p := message.NewPrinter(language.English)
 	msg := shortened(best.ve.ErrorKind).LocalizedString(p)
 	if k, ok := best.ve.ErrorKind.(*kind.Pattern); ok {
 		// Worded as the fast path does: the reference quotes the string,
@@ -654,6 +665,10 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 		msg = mustBeOneOf(k.Want)
 	case *kind.Required:
 		msg = missingMessage(k.Missing)
+	case *kind.DependentRequired:
+		msg = missingMessage(k.Missing) + fmt.Sprintf(" (dependentRequired: %q is present)", shortString(k.Prop))
+	case *kind.Dependency:
+		msg = missingMessage(k.Missing) + fmt.Sprintf(" (dependencies: %q is present)", shortString(k.Prop))
 	case *kind.AdditionalProperties:
 		msg = additionalMessage(slices.Clone(k.Properties))
 	case *kind.MinLength:
