@@ -53,9 +53,8 @@ const (
 )
 
 type prop struct {
-	name     string
-	n        *node
-	required bool
+	name string
+	n    *node
 }
 
 // node is one compiled schema of the fast path. It is immutable.
@@ -78,7 +77,6 @@ type node struct {
 	obj       bool
 	props     []prop // sorted by name
 	propSet   map[string]struct{}
-	reqOnly   []string // required names without a property schema
 	required  []string // every required name, in the schema's order
 	addl      addlMode
 	addlNode  *node
@@ -188,14 +186,8 @@ func build(s *jsonschema.Schema, depth int) *node {
 		}
 		slices.SortFunc(n.props, func(a, b prop) int { return strings.Compare(a.name, b.name) })
 	}
-	n.required = s.Required
-	for _, r := range s.Required {
-		n.obj = true
-		if i, ok := slices.BinarySearchFunc(n.props, r, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
-			n.props[i].required = true
-		} else if !slices.Contains(n.reqOnly, r) {
-			n.reqOnly = append(n.reqOnly, r)
-		}
+	if len(s.Required) > 0 {
+		n.obj, n.required = true, s.Required
 	}
 	switch a := s.AdditionalProperties.(type) {
 	case nil:
@@ -352,6 +344,8 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// validate gives n's verdict on v, stopping at the first failure; the
+// error to name for a value it refuses is best's.
 func (n *node) validate(v any) (status, *failure) {
 	if n.reject {
 		return stFail, failf("value not allowed here (schema is false)")
@@ -426,12 +420,10 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 	// error and the object's, the reference names the member's, the
 	// deeper one.
 	found := 0
-	missing := false
 	for i := range n.props {
 		p := &n.props[i]
 		pv, ok := obj[p.name]
 		if !ok {
-			missing = missing || p.required
 			continue
 		}
 		found++
@@ -458,12 +450,17 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			if _, ok := n.propSet[k]; ok {
 				continue
 			}
-			if st, _ := n.addlNode.validate(pv); st != stOK {
-				return n.firstAdditional(obj)
+			if st, f := n.addlNode.validate(pv); st != stOK {
+				return st, f // worded by best
 			}
 		}
 	}
-	// The object's own keywords, in the reference's order.
+	return n.objectOwn(obj, found)
+}
+
+// objectOwn checks the object's own keywords, in the reference's order;
+// found is the number of its members that properties declares.
+func (n *node) objectOwn(obj map[string]any, found int) (status, *failure) {
 	if n.objBounds {
 		if n.minProps >= 0 && len(obj) < n.minProps {
 			return stFail, failf(minPropertiesMsg, n.minProps, len(obj))
@@ -472,19 +469,16 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			return stFail, failf(maxPropertiesMsg, n.maxProps, len(obj))
 		}
 	}
-	for _, r := range n.reqOnly {
+	for _, r := range n.required {
 		if _, ok := obj[r]; !ok {
-			missing = true
-		}
-	}
-	if missing {
-		var names []string
-		for _, r := range n.required {
-			if _, ok := obj[r]; !ok {
-				names = append(names, r)
+			var names []string
+			for _, r := range n.required {
+				if _, ok := obj[r]; !ok {
+					names = append(names, r)
+				}
 			}
+			return stFail, failf("%s", missingMessage(names))
 		}
-		return stFail, failf("%s", missingMessage(names))
 	}
 	if n.addl == addlForbid && len(obj) != found {
 		var extra []string
@@ -498,23 +492,137 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 	return stOK, nil
 }
 
-// firstAdditional validates obj's undeclared members in name order and
-// returns the first failure: the loop over the map met them in Go's
-// random order, so one value was told a different member's error from
-// call to call.
-func (n *node) firstAdditional(obj map[string]any) (status, *failure) {
-	var extra []string
-	for k := range obj {
-		if _, ok := n.propSet[k]; !ok {
-			extra = append(extra, k)
+// best returns the failure the reference names for v, which n refuses:
+// the deepest, of failures alike deep the first in name (index) order, so
+// a member's or an item's before its object's or array's own (the first
+// failure validate meets, in an object of a wrong member and a wrong
+// nested one, or a too short array of a wrong item, was another error
+// than the same schema behind a $ref was told). stUnsupported when it
+// meets a value it does not check (the reference then words the error).
+func (n *node) best(v any) (status, *failure) {
+	if n.headOK(v) {
+		switch x := v.(type) {
+		case map[string]any:
+			if n.obj {
+				return n.bestObject(x)
+			}
+		case []any:
+			if n.arr {
+				return n.bestArray(x)
+			}
 		}
 	}
-	slices.Sort(extra)
-	for _, k := range extra {
-		st, f := n.addlNode.validate(obj[k])
+	return n.validate(v)
+}
+
+// headOK reports whether v passes the checks the reference ends a schema
+// at when they fail (false, type, const, enum).
+func (n *node) headOK(v any) bool {
+	c := *n
+	c.obj, c.arr, c.str, c.num = false, false, false, false
+	st, _ := c.validate(v)
+	return st == stOK
+}
+
+// deeper reports whether failure f (at member or item key) is to be named
+// rather than b: deeper, or as deep and first (keys come in order).
+func deeper(f, b *failure) bool {
+	return b == nil || len(f.segs) > len(b.segs)
+}
+
+func (n *node) bestObject(obj map[string]any) (status, *failure) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b *failure
+	found := 0
+	for _, k := range keys {
+		var sub *node
+		if i, ok := slices.BinarySearchFunc(n.props, k, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
+			found++
+			sub = n.props[i].n
+			if sub.reject {
+				if f := failf("%s", propertyFalseMessage(k)); deeper(f.at(k), b) {
+					b = f
+				}
+				continue
+			}
+		} else if n.addl == addlSchema {
+			sub = n.addlNode
+		} else {
+			continue
+		}
+		st, f := sub.best(obj[k])
+		if st == stUnsupported {
+			return st, nil
+		}
+		if st == stFail && deeper(f.at(k), b) {
+			b = f
+		}
+	}
+	if b != nil {
+		return stFail, b
+	}
+	return n.objectOwn(obj, found)
+}
+
+func (n *node) bestArray(arr []any) (status, *failure) {
+	var b *failure
+	for i, item := range arr {
+		sub, last := n.itemNode(i)
+		if sub == nil {
+			if last {
+				break
+			}
+			continue
+		}
+		if sub.reject {
+			if f := n.itemRejected(i); deeper(f, b) {
+				b = f
+			}
+			continue
+		}
+		st, f := sub.best(item)
+		if st == stUnsupported {
+			return st, nil
+		}
+		if st == stFail && deeper(f.at(strconv.Itoa(i)), b) {
+			b = f
+		}
+	}
+	if b != nil {
+		return stFail, b
+	}
+	return n.arrayOwn(arr)
+}
+
+// at puts f under member or item key and returns it.
+func (f *failure) at(key string) *failure {
+	f.segs = append(f.segs, key)
+	return f
+}
+
+func (n *node) validateArray(arr []any) (status, *failure) {
+	if st, f := n.arrayOwn(arr); st != stOK {
+		return st, f
+	}
+	for i, item := range arr {
+		sub, last := n.itemNode(i)
+		if sub == nil {
+			if last {
+				break
+			}
+			continue
+		}
+		if sub.reject {
+			return stFail, n.itemRejected(i)
+		}
+		st, f := sub.validate(item)
 		if st != stOK {
 			if f != nil {
-				f.segs = append(f.segs, k)
+				f.segs = append(f.segs, strconv.Itoa(i))
 			}
 			return st, f
 		}
@@ -522,7 +630,27 @@ func (n *node) firstAdditional(obj map[string]any) (status, *failure) {
 	return stOK, nil
 }
 
-func (n *node) validateArray(arr []any) (status, *failure) {
+// itemNode returns the schema of item i, nil if none applies; last is
+// set when none applies to the items after it either.
+func (n *node) itemNode(i int) (sub *node, last bool) {
+	if i < len(n.prefix) {
+		return n.prefix[i], false
+	}
+	return n.items, n.items == nil
+}
+
+// itemRejected is the failure of item i refused by a false schema.
+func (n *node) itemRejected(i int) *failure {
+	f := failf("item %d not allowed (its schema in prefixItems is false)", i)
+	if i >= len(n.prefix) {
+		f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
+	}
+	f.segs = append(f.segs, strconv.Itoa(i))
+	return f
+}
+
+// arrayOwn checks the array's own keywords, in the reference's order.
+func (n *node) arrayOwn(arr []any) (status, *failure) {
 	if n.minItems >= 0 && len(arr) < n.minItems {
 		return stFail, failf(minItemsMsg, n.minItems, len(arr))
 	}
@@ -543,35 +671,6 @@ func (n *node) validateArray(arr []any) (status, *failure) {
 					return stFail, failf("items at %d and %d are equal", j, i)
 				}
 			}
-		}
-	}
-	for i, item := range arr {
-		var sub *node
-		if i < len(n.prefix) {
-			sub = n.prefix[i]
-		} else {
-			sub = n.items
-		}
-		if sub == nil {
-			if i >= len(n.prefix) {
-				break
-			}
-			continue
-		}
-		if sub.reject {
-			f := failf("item %d not allowed (its schema in prefixItems is false)", i)
-			if i >= len(n.prefix) {
-				f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
-			}
-			f.segs = append(f.segs, strconv.Itoa(i))
-			return stFail, f
-		}
-		st, f := sub.validate(item)
-		if st != stOK {
-			if f != nil {
-				f.segs = append(f.segs, strconv.Itoa(i))
-			}
-			return st, f
 		}
 	}
 	return stOK, nil

@@ -321,12 +321,15 @@ func (v *Validator) Validate(value any) error {
 		return nil
 	}
 	if v.fast != nil {
-		st, f := v.fast.validate(value)
-		switch st {
+		switch st, _ := v.fast.validate(value); st {
 		case stOK:
 			return nil
 		case stFail:
-			return f.toError()
+			// Refused: the error the reference would name, found
+			// by a second walk (validate stops at the first).
+			if st, f := v.fast.best(value); st == stFail {
+				return f.toError()
+			}
 		}
 		// stUnsupported: a non-canonical value or a rare case; ask the reference.
 	}
