@@ -15,12 +15,12 @@ func TestConditionalMessages(t *testing.T) {
 		{`{"properties":{"mode":{"not":{"const":"legacy"}}}}`, `{"mode":"legacy"}`, "/mode", "value must not match the schema at /properties/mode/not"},
 		{`{"not":{"required":["a","b"]}}`, `{"a":1,"b":2}`, "", "value must not match the schema at /not"},
 		{`{"if":{"properties":{"k":{"const":"x"}}},"then":{"required":["y"]},"else":{"required":["z"]}}`, `{"k":"x"}`, "",
-			"missing property 'y' (by /then, as the value matches /if)"},
+			`missing required property "y" (by /then, as the value matches /if)`},
 		{`{"if":{"properties":{"k":{"const":"x"}}},"then":{"required":["y"]},"else":{"required":["z"]}}`, `{"k":"q"}`, "",
-			"missing property 'z' (by /else, as the value does not match /if)"},
+			`missing required property "z" (by /else, as the value does not match /if)`},
 		{`{"properties":{"o":{"if":{"required":["a"]},"then":{"properties":{"n":{"maximum":3}}}}}}`, `{"o":{"a":1,"n":5}}`, "/o/n",
 			"must be <= 3, got 5 (by /properties/o/then, as the value matches /properties/o/if)"},
-		{`{"required":["a"],"not":{"const":1}}`, `{}`, "", "missing property 'a'"},
+		{`{"required":["a"],"not":{"const":1}}`, `{}`, "", `missing required property "a"`},
 	}
 	for _, c := range cases {
 		err := MustCompile("t@1.0.0 parameters", mustJSON(t, c.schema)).Validate(value(t, c.value))

@@ -26,6 +26,7 @@ var diffSchemas = []string{
 	`{"multipleOf":1e-7}`,
 	`{"type":"integer","exclusiveMinimum":-9223372036854775808,"exclusiveMaximum":9.3e18}`,
 	`{"enum":[1,"a",null,true,[1,2],{"a":1},2.5,-0.0]}`,
+	`{"enum":[1,"a",null,true,[1,2],{"a":1},2.5,-0.0,1152921504606846976,9007199254740993,"é",false,0.1]}`,
 	`{"const":{"k":[1,{"z":null}]}}`,
 	`{"const":1152921504606846976}`,
 	`{"const":1.0}`,
@@ -41,6 +42,8 @@ var diffSchemas = []string{
 	`{"type":"string","pattern":"^a{1}b?$|^$"}`,
 	`{"properties":{"tags":{"type":"array","items":{"type":"string","maxLength":4},"uniqueItems":true}}}`,
 	`{"description":"anything"}`,
+	`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string"}}},"additionalProperties":{"type":"object","properties":{"z":{"type":"integer"}}},"required":["q"]}`,
+	`{"type":"array","minItems":3,"uniqueItems":true,"items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}`,
 }
 
 var diffInstances = []string{
@@ -59,6 +62,7 @@ var diffInstances = []string{
 	`{"p":"s"}`, `{"p":null,"q":"r"}`, `{"p":1}`, `{"p":"a","q":"b","r":"c"}`, `{"x":1,"z":1}`, `{"y":1,"z":1}`, `{"z":0}`,
 	`{"k":[1,{"z":null}]}`, `{"k":[1.0,{"z":null}]}`, `{"k":[1,{"z":false}]}`, `{"tags":["a","bb"]}`, `{"tags":["a","a"]}`,
 	`{"tags":["abcde"]}`, `{"tags":"a"}`,
+	`{"a":1,"b":[1]}`, `{"a":1,"c":{"z":"x"}}`, `{"c":{"z":1},"b":["x",2]}`, `{"a":"x","b":[],"c":{}}`, `[{"n":"x"}]`, `[1,{"n":1}]`, `[{"n":1},{"n":1}]`,
 }
 
 func compileDiff(t testing.TB, s string) *Validator {
@@ -73,15 +77,27 @@ func compileDiff(t testing.TB, s string) *Validator {
 	return v
 }
 
-// differ reports whether the fast path and the reference disagree on val;
-// a fast path that declines (unsupported) cannot disagree.
-func differ(v *Validator, val any) (fastOK, refOK bool, differs bool) {
+// differ reports whether the fast path and the reference disagree on val:
+// on the verdict, or on the error (its path and message) when both refuse
+// it; a fast path that declines (unsupported) cannot disagree.
+func differ(v *Validator, val any) (fast, ref string, differs bool) {
 	st, _ := v.fast.validate(val)
 	if st == stUnsupported {
-		return false, false, false
+		return "", "", false
 	}
-	refOK = v.validateRef(val) == nil
-	return st == stOK, refOK, (st == stOK) != refOK
+	fast = "ok"
+	if st == stFail {
+		st, f := v.fast.best(val)
+		if st != stFail {
+			return "best: no failure", "", true
+		}
+		fast = f.toError().Error()
+	}
+	ref = "ok"
+	if err := v.validateRef(val); err != nil {
+		ref = err.Error()
+	}
+	return fast, ref, fast != ref
 }
 
 func TestDifferential(t *testing.T) {
@@ -90,9 +106,9 @@ func TestDifferential(t *testing.T) {
 		v := compileDiff(t, s)
 		for _, in := range diffInstances {
 			val := value(t, in)
-			fastOK, refOK, d := differ(v, val)
+			fast, ref, d := differ(v, val)
 			if d {
-				t.Errorf("schema %s, instance %s: fast=%v reference=%v", s, in, fastOK, refOK)
+				t.Errorf("schema %s, instance %s: fast %q, reference %q", s, in, fast, ref)
 			}
 			checked++
 		}
@@ -195,8 +211,8 @@ func FuzzValidateDifferential(f *testing.F) {
 		v := validators[int(which)%len(validators)]
 		g := &instanceGen{b: data}
 		val := g.value(0)
-		if fastOK, refOK, d := differ(v, val); d {
-			t.Fatalf("schema %s, instance %#v: fast=%v reference=%v", diffSchemas[int(which)%len(validators)], val, fastOK, refOK)
+		if fast, ref, d := differ(v, val); d {
+			t.Fatalf("schema %s, instance %#v: fast %q, reference %q", diffSchemas[int(which)%len(validators)], val, fast, ref)
 		}
 	})
 }

@@ -14,8 +14,10 @@
 // min/maxItems, uniqueItems, min/maxProperties, enum, const, the numeric
 // bounds, multipleOf, min/maxLength and simple patterns), Validate runs a
 // compiled fast path that allocates nothing on success and gives the same
-// verdict as the reference. Any other keyword anywhere in the document makes
-// the whole schema use the reference validator.
+// verdict as the reference, and for a value it refuses the error the
+// reference names (the deepest failure, worded alike). Any other keyword
+// anywhere in the document makes the whole schema use the reference
+// validator. An enum of more than eight members is looked up on both.
 //
 // Diff compares two schemas and lists their changes, each marked breaking
 // or not for callers of a parameters or a returns schema (docs/registry.md,

@@ -133,7 +133,7 @@ func TestErrorMessagesStayShort(t *testing.T) {
 		{map[string]any{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "email"}, big, "is not valid email"},
 		{map[string]any{"type": "object", "additionalProperties": false, "not": map[string]any{"type": "null"}}, map[string]any{big: int64(1), "b": int64(2)}, "additional properties"},
 		{map[string]any{"type": "object", "propertyNames": map[string]any{"maxLength": 3}}, map[string]any{big: int64(1)}, "maxLength"},
-		{map[string]any{"type": "object", "additionalProperties": false}, map[string]any{big: int64(1), "b": int64(2)}, "additional property"},
+		{map[string]any{"type": "object", "additionalProperties": false}, map[string]any{big: int64(1), "b": int64(2)}, "additional properties"},
 	}
 	for _, c := range cases {
 		err := MustCompile("t@1.0.0", c.schema).Validate(c.value)

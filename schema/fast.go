@@ -53,9 +53,8 @@ const (
 )
 
 type prop struct {
-	name     string
-	n        *node
-	required bool
+	name string
+	n    *node
 }
 
 // node is one compiled schema of the fast path. It is immutable.
@@ -71,16 +70,14 @@ type node struct {
 	constVal any
 	enum     []any
 	hasEnum  bool
-	// enumSet holds the enum when it is only strings (and more than a
-	// few): a value is in it or is no enum member (a non-string never
-	// equals a string).
-	enumSet map[string]struct{}
+	// enumIdx indexes an enum of more than a few members (indexEnums).
+	enumIdx *enumIndex
 
 	// object keywords
 	obj       bool
 	props     []prop // sorted by name
 	propSet   map[string]struct{}
-	reqOnly   []string // required names without a property schema
+	required  []string // every required name, in the schema's order
 	addl      addlMode
 	addlNode  *node
 	minProps  int
@@ -130,9 +127,16 @@ func build(s *jsonschema.Schema, depth int) *node {
 		len(s.DependentSchemas) > 0 || s.UnevaluatedProperties != nil ||
 		s.Contains != nil || s.MinContains != nil || s.MaxContains != nil || s.Items != nil || s.AdditionalItems != nil ||
 		s.UnevaluatedItems != nil ||
-		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil ||
-		len(s.Extensions) > 0 {
+		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil {
 		return nil
+	}
+	var enumX *enumExt
+	for _, e := range s.Extensions {
+		x, ok := e.(*enumExt)
+		if !ok {
+			return nil
+		}
+		enumX = x
 	}
 	n := &node{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
 	if s.Types != nil && !s.Types.IsEmpty() {
@@ -163,7 +167,9 @@ func build(s *jsonschema.Schema, depth int) *node {
 	}
 	if s.Enum != nil {
 		n.hasEnum, n.enum = true, s.Enum.Values
-		n.enumSet = enumStrings(s.Enum.Values)
+	}
+	if enumX != nil {
+		n.hasEnum, n.enum, n.enumIdx = true, enumX.vals, enumX.idx
 	}
 
 	// object --
@@ -180,13 +186,8 @@ func build(s *jsonschema.Schema, depth int) *node {
 		}
 		slices.SortFunc(n.props, func(a, b prop) int { return strings.Compare(a.name, b.name) })
 	}
-	for _, r := range s.Required {
-		n.obj = true
-		if i, ok := slices.BinarySearchFunc(n.props, r, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
-			n.props[i].required = true
-		} else if !slices.Contains(n.reqOnly, r) {
-			n.reqOnly = append(n.reqOnly, r)
-		}
+	if len(s.Required) > 0 {
+		n.obj, n.required = true, s.Required
 	}
 	switch a := s.AdditionalProperties.(type) {
 	case nil:
@@ -276,23 +277,6 @@ func build(s *jsonschema.Schema, depth int) *node {
 	return n
 }
 
-// enumStrings returns the set of vals when there are more than eight and all
-// are strings, else nil.
-func enumStrings(vals []any) map[string]struct{} {
-	if len(vals) <= 8 {
-		return nil
-	}
-	set := make(map[string]struct{}, len(vals))
-	for _, v := range vals {
-		s, ok := v.(string)
-		if !ok {
-			return nil
-		}
-		set[s] = struct{}{}
-	}
-	return set
-}
-
 // failure is a fast-path verdict against the value; segs is the instance
 // path, innermost first. It is allocated only when validation fails.
 type failure struct {
@@ -360,6 +344,8 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// validate gives n's verdict on v, stopping at the first failure; the
+// error to name for a value it refuses is best's.
 func (n *node) validate(v any) (status, *failure) {
 	if n.reject {
 		return stFail, failf("value not allowed here (schema is false)")
@@ -380,9 +366,12 @@ func (n *node) validate(v any) (status, *failure) {
 			return stFail, failf("%s", mustBeOneOf([]any{n.constVal}))
 		}
 	}
-	if n.enumSet != nil {
-		str, isStr := v.(string)
-		if _, found := n.enumSet[str]; !isStr || !found {
+	if n.enumIdx != nil {
+		found, ok := n.enumIdx.contains(v)
+		if !ok {
+			return stUnsupported, nil
+		}
+		if !found {
 			return stFail, failf("%s", mustBeOneOf(n.enum))
 		}
 	} else if n.hasEnum {
@@ -427,22 +416,14 @@ func (n *node) validate(v any) (status, *failure) {
 }
 
 func (n *node) validateObject(obj map[string]any) (status, *failure) {
-	if n.objBounds {
-		if n.minProps >= 0 && len(obj) < n.minProps {
-			return stFail, failf("must have at least %d properties, got %d", n.minProps, len(obj))
-		}
-		if n.maxProps >= 0 && len(obj) > n.maxProps {
-			return stFail, failf("must have at most %d properties, got %d", n.maxProps, len(obj))
-		}
-	}
+	// The members first, then the object's own keywords: of a member's
+	// error and the object's, the reference names the member's, the
+	// deeper one.
 	found := 0
 	for i := range n.props {
 		p := &n.props[i]
 		pv, ok := obj[p.name]
 		if !ok {
-			if p.required {
-				return stFail, failf("missing required property %q", p.name)
-			}
 			continue
 		}
 		found++
@@ -464,32 +445,184 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 			return st, f
 		}
 	}
-	for _, r := range n.reqOnly {
-		if _, ok := obj[r]; !ok {
-			return stFail, failf("missing required property %q", r)
+	if n.addl == addlSchema && len(obj) != found {
+		for k, pv := range obj {
+			if _, ok := n.propSet[k]; ok {
+				continue
+			}
+			if st, f := n.addlNode.validate(pv); st != stOK {
+				return st, f // worded by best
+			}
 		}
 	}
-	if n.addl == addlNone || len(obj) == found {
-		return stOK, nil
+	return n.objectOwn(obj, found)
+}
+
+// objectOwn checks the object's own keywords, in the reference's order;
+// found is the number of its members that properties declares.
+func (n *node) objectOwn(obj map[string]any, found int) (status, *failure) {
+	if n.objBounds {
+		if n.minProps >= 0 && len(obj) < n.minProps {
+			return stFail, failf(minPropertiesMsg, n.minProps, len(obj))
+		}
+		if n.maxProps >= 0 && len(obj) > n.maxProps {
+			return stFail, failf(maxPropertiesMsg, n.maxProps, len(obj))
+		}
 	}
-	if n.addl == addlForbid {
+	for _, r := range n.required {
+		if _, ok := obj[r]; !ok {
+			var names []string
+			for _, r := range n.required {
+				if _, ok := obj[r]; !ok {
+					names = append(names, r)
+				}
+			}
+			return stFail, failf("%s", missingMessage(names))
+		}
+	}
+	if n.addl == addlForbid && len(obj) != found {
 		var extra []string
 		for k := range obj {
 			if _, ok := n.propSet[k]; !ok {
 				extra = append(extra, k)
 			}
 		}
-		slices.Sort(extra)
-		return stFail, failf("additional property %s not allowed", quoteList(shortNames(extra)))
+		return stFail, failf("%s", additionalMessage(extra))
 	}
-	for k, pv := range obj {
-		if _, ok := n.propSet[k]; ok {
+	return stOK, nil
+}
+
+// best returns the failure the reference names for v, which n refuses:
+// the deepest, of failures alike deep the first in name (index) order, so
+// a member's or an item's before its object's or array's own (the first
+// failure validate meets, in an object of a wrong member and a wrong
+// nested one, or a too short array of a wrong item, was another error
+// than the same schema behind a $ref was told). stUnsupported when it
+// meets a value it does not check (the reference then words the error).
+func (n *node) best(v any) (status, *failure) {
+	if n.headOK(v) {
+		switch x := v.(type) {
+		case map[string]any:
+			if n.obj {
+				return n.bestObject(x)
+			}
+		case []any:
+			if n.arr {
+				return n.bestArray(x)
+			}
+		}
+	}
+	return n.validate(v)
+}
+
+// headOK reports whether v passes the checks the reference ends a schema
+// at when they fail (false, type, const, enum).
+func (n *node) headOK(v any) bool {
+	c := *n
+	c.obj, c.arr, c.str, c.num = false, false, false, false
+	st, _ := c.validate(v)
+	return st == stOK
+}
+
+// deeper reports whether failure f (at member or item key) is to be named
+// rather than b: deeper, or as deep and first (keys come in order).
+func deeper(f, b *failure) bool {
+	return b == nil || len(f.segs) > len(b.segs)
+}
+
+func (n *node) bestObject(obj map[string]any) (status, *failure) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b *failure
+	found := 0
+	for _, k := range keys {
+		var sub *node
+		if i, ok := slices.BinarySearchFunc(n.props, k, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
+			found++
+			sub = n.props[i].n
+			if sub.reject {
+				if f := failf("%s", propertyFalseMessage(k)); deeper(f.at(k), b) {
+					b = f
+				}
+				continue
+			}
+		} else if n.addl == addlSchema {
+			sub = n.addlNode
+		} else {
 			continue
 		}
-		st, f := n.addlNode.validate(pv)
+		st, f := sub.best(obj[k])
+		if st == stUnsupported {
+			return st, nil
+		}
+		if st == stFail && deeper(f.at(k), b) {
+			b = f
+		}
+	}
+	if b != nil {
+		return stFail, b
+	}
+	return n.objectOwn(obj, found)
+}
+
+func (n *node) bestArray(arr []any) (status, *failure) {
+	var b *failure
+	for i, item := range arr {
+		sub, last := n.itemNode(i)
+		if sub == nil {
+			if last {
+				break
+			}
+			continue
+		}
+		if sub.reject {
+			if f := n.itemRejected(i); deeper(f, b) {
+				b = f
+			}
+			continue
+		}
+		st, f := sub.best(item)
+		if st == stUnsupported {
+			return st, nil
+		}
+		if st == stFail && deeper(f.at(strconv.Itoa(i)), b) {
+			b = f
+		}
+	}
+	if b != nil {
+		return stFail, b
+	}
+	return n.arrayOwn(arr)
+}
+
+// at puts f under member or item key and returns it.
+func (f *failure) at(key string) *failure {
+	f.segs = append(f.segs, key)
+	return f
+}
+
+func (n *node) validateArray(arr []any) (status, *failure) {
+	if st, f := n.arrayOwn(arr); st != stOK {
+		return st, f
+	}
+	for i, item := range arr {
+		sub, last := n.itemNode(i)
+		if sub == nil {
+			if last {
+				break
+			}
+			continue
+		}
+		if sub.reject {
+			return stFail, n.itemRejected(i)
+		}
+		st, f := sub.validate(item)
 		if st != stOK {
 			if f != nil {
-				f.segs = append(f.segs, k)
+				f.segs = append(f.segs, strconv.Itoa(i))
 			}
 			return st, f
 		}
@@ -497,12 +630,32 @@ func (n *node) validateObject(obj map[string]any) (status, *failure) {
 	return stOK, nil
 }
 
-func (n *node) validateArray(arr []any) (status, *failure) {
+// itemNode returns the schema of item i, nil if none applies; last is
+// set when none applies to the items after it either.
+func (n *node) itemNode(i int) (sub *node, last bool) {
+	if i < len(n.prefix) {
+		return n.prefix[i], false
+	}
+	return n.items, n.items == nil
+}
+
+// itemRejected is the failure of item i refused by a false schema.
+func (n *node) itemRejected(i int) *failure {
+	f := failf("item %d not allowed (its schema in prefixItems is false)", i)
+	if i >= len(n.prefix) {
+		f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
+	}
+	f.segs = append(f.segs, strconv.Itoa(i))
+	return f
+}
+
+// arrayOwn checks the array's own keywords, in the reference's order.
+func (n *node) arrayOwn(arr []any) (status, *failure) {
 	if n.minItems >= 0 && len(arr) < n.minItems {
-		return stFail, failf("must have at least %d items, got %d", n.minItems, len(arr))
+		return stFail, failf(minItemsMsg, n.minItems, len(arr))
 	}
 	if n.maxItems >= 0 && len(arr) > n.maxItems {
-		return stFail, failf("must have at most %d items, got %d", n.maxItems, len(arr))
+		return stFail, failf(maxItemsMsg, n.maxItems, len(arr))
 	}
 	if n.unique && len(arr) > 1 {
 		if len(arr) > maxFastUnique {
@@ -520,35 +673,6 @@ func (n *node) validateArray(arr []any) (status, *failure) {
 			}
 		}
 	}
-	for i, item := range arr {
-		var sub *node
-		if i < len(n.prefix) {
-			sub = n.prefix[i]
-		} else {
-			sub = n.items
-		}
-		if sub == nil {
-			if i >= len(n.prefix) {
-				break
-			}
-			continue
-		}
-		if sub.reject {
-			f := failf("item %d not allowed (its schema in prefixItems is false)", i)
-			if i >= len(n.prefix) {
-				f = failf("%s", itemsFalseMessage(strconv.Itoa(i)))
-			}
-			f.segs = append(f.segs, strconv.Itoa(i))
-			return stFail, f
-		}
-		st, f := sub.validate(item)
-		if st != stOK {
-			if f != nil {
-				f.segs = append(f.segs, strconv.Itoa(i))
-			}
-			return st, f
-		}
-	}
 	return stOK, nil
 }
 
@@ -556,10 +680,10 @@ func (n *node) validateString(s string) (status, *failure) {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLen >= 0 && l < n.minLen {
-			return stFail, failf("length must be at least %d, got %d", n.minLen, l)
+			return stFail, failf(minLengthMsg, n.minLen, l)
 		}
 		if n.maxLen >= 0 && l > n.maxLen {
-			return stFail, failf("length must be at most %d, got %d", n.maxLen, l)
+			return stFail, failf(maxLengthMsg, n.maxLen, l)
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
@@ -588,20 +712,22 @@ func (n *node) validateInt(i int64) (status, *failure) {
 }
 
 func (n *node) validateFloat(x float64) (status, *failure) {
+	// The value is written as the reference writes it, and as a bound is
+	// (ratText: 9300000000000000000, 0 for -0), not with %v (9.3e+18).
 	if n.min != nil && n.min.cmpFloat(x) < 0 {
-		return stFail, failf("must be >= %s, got %v", n.min.text, x)
+		return stFail, failf("must be >= %s, got %s", n.min.text, ratText(decRat(x)))
 	}
 	if n.max != nil && n.max.cmpFloat(x) > 0 {
-		return stFail, failf("must be <= %s, got %v", n.max.text, x)
+		return stFail, failf("must be <= %s, got %s", n.max.text, ratText(decRat(x)))
 	}
 	if n.exMin != nil && n.exMin.cmpFloat(x) <= 0 {
-		return stFail, failf("must be > %s, got %v", n.exMin.text, x)
+		return stFail, failf("must be > %s, got %s", n.exMin.text, ratText(decRat(x)))
 	}
 	if n.exMax != nil && n.exMax.cmpFloat(x) >= 0 {
-		return stFail, failf("must be < %s, got %v", n.exMax.text, x)
+		return stFail, failf("must be < %s, got %s", n.exMax.text, ratText(decRat(x)))
 	}
 	if n.multipleOf != nil && !n.multipleOf.ofFloat(x) {
-		return stFail, failf("must be a multiple of %s, got %v", n.multipleOf.text, x)
+		return stFail, failf("must be a multiple of %s, got %s", n.multipleOf.text, ratText(decRat(x)))
 	}
 	return stOK, nil
 }

@@ -135,6 +135,7 @@ func compileRef(name, loc string, norm any, check bool) (*refInst, bool, error) 
 		}
 		return nil, false, fmt.Errorf("schema of %s is invalid: %s%s", name, where, describeCompileError(err, loc, norm))
 	}
+	indexEnums(sch)
 	uniqueRec := false
 	if check {
 		// The cost first: refCycle validates, which an exponential
@@ -320,12 +321,15 @@ func (v *Validator) Validate(value any) error {
 		return nil
 	}
 	if v.fast != nil {
-		st, f := v.fast.validate(value)
-		switch st {
+		switch st, _ := v.fast.validate(value); st {
 		case stOK:
 			return nil
 		case stFail:
-			return f.toError()
+			// Refused: the error the reference would name, found
+			// by a second walk (validate stops at the first).
+			if st, f := v.fast.best(value); st == stFail {
+				return f.toError()
+			}
 		}
 		// stUnsupported: a non-canonical value or a rare case; ask the reference.
 	}
@@ -405,6 +409,7 @@ func (v *Validator) validateRef(value any) (verr error) {
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
+		enumFirst(ve)
 		relocate(ve, nil, value)
 		return convertError(ve, value)
 	}
@@ -516,6 +521,40 @@ func convertError(ve *jsonschema.ValidationError, value any) *ValidationError {
 	return convertErr(ve, false, &value)
 }
 
+// sameKeyword reports whether a and b are failures of one keyword.
+func sameKeyword(a, b jsonschema.ErrorKind) bool {
+	ka, kb := a.KeywordPath(), b.KeywordPath()
+	return len(ka) > 0 && len(kb) > 0 && ka[0] == kb[0]
+}
+
+// locationBefore reports whether instance location a in value root
+// comes before b: members in name order, items in index order, as the
+// fast path meets them. The reference validates an object's members in
+// Go's random map order, so errors alike at two members came in either
+// order, and one value was told a different member's error from call to
+// call. root is nil when the locations are not in a value (a property
+// name's): tokens are then compared as strings.
+func locationBefore(a, b []string, root *any) bool {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		if root != nil {
+			if c, _ := valueAt(*root, a[:i]); c != nil {
+				if _, isArr := c.([]any); isArr {
+					x, errA := strconv.Atoi(a[i])
+					y, errB := strconv.Atoi(b[i])
+					if errA == nil && errB == nil {
+						return x < y
+					}
+				}
+			}
+		}
+		return a[i] < b[i]
+	}
+	return len(a) < len(b)
+}
+
 // valueAt is the value at loc (JSON Pointer tokens) in v.
 func valueAt(v any, loc []string) (any, bool) {
 	for _, tok := range loc {
@@ -551,13 +590,33 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 	if len(ls) == 0 {
 		collectLeaves(ve, &ls)
 	}
+	p := message.NewPrinter(language.English)
 	best := ls[0]
 	for _, l := range ls[1:] {
-		if d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation); d > bd || d == bd && leafRank(l.ve) > leafRank(best.ve) {
+		// The deepest error; of errors at one place, the one that says
+		// most (leafRank); of places alike deep, the first (a type error
+		// at /0 before items: false refusing /2, as the fast path
+		// names them: the rank chose /2, another item than the fast
+		// path's for one array).
+		d, bd := len(l.ve.InstanceLocation), len(best.ve.InstanceLocation)
+		switch {
+		case d != bd:
+			if d > bd {
+				best = l
+			}
+		case slices.Equal(l.ve.InstanceLocation, best.ve.InstanceLocation):
+			r, br := leafRank(l.ve), leafRank(best.ve)
+			// One schema's errors alike (dependentRequired of two
+			// present properties) come in Go's random map order: the
+			// first in text order is named, the same on every call.
+			if r > br || r == br && l.ve.SchemaURL == best.ve.SchemaURL && sameKeyword(l.ve.ErrorKind, best.ve.ErrorKind) &&
+				l.ve.ErrorKind.LocalizedString(p) < best.ve.ErrorKind.LocalizedString(p) {
+				best = l
+			}
+		case locationBefore(l.ve.InstanceLocation, best.ve.InstanceLocation, root):
 			best = l
 		}
 	}
-	p := message.NewPrinter(language.English)
 	msg := shortened(best.ve.ErrorKind).LocalizedString(p)
 	if k, ok := best.ve.ErrorKind.(*kind.Pattern); ok {
 		// Worded as the fast path does: the reference quotes the string,
@@ -607,6 +666,26 @@ func convertErr(ve *jsonschema.ValidationError, schemaText bool, root *any) (ver
 		}
 	case *kind.Enum:
 		msg = mustBeOneOf(k.Want)
+	case *kind.Required:
+		msg = missingMessage(k.Missing)
+	case *kind.DependentRequired:
+		msg = missingMessage(k.Missing) + fmt.Sprintf(" (dependentRequired: %q is present)", shortString(k.Prop))
+	case *kind.Dependency:
+		msg = missingMessage(k.Missing) + fmt.Sprintf(" (dependencies: %q is present)", shortString(k.Prop))
+	case *kind.AdditionalProperties:
+		msg = additionalMessage(slices.Clone(k.Properties))
+	case *kind.MinLength:
+		msg = fmt.Sprintf(minLengthMsg, k.Want, k.Got)
+	case *kind.MaxLength:
+		msg = fmt.Sprintf(maxLengthMsg, k.Want, k.Got)
+	case *kind.MinItems:
+		msg = fmt.Sprintf(minItemsMsg, k.Want, k.Got)
+	case *kind.MaxItems:
+		msg = fmt.Sprintf(maxItemsMsg, k.Want, k.Got)
+	case *kind.MinProperties:
+		msg = fmt.Sprintf(minPropertiesMsg, k.Want, k.Got)
+	case *kind.MaxProperties:
+		msg = fmt.Sprintf(maxPropertiesMsg, k.Want, k.Got)
 	case *kind.Const:
 		var wants []any
 		for _, l := range ls {
@@ -772,7 +851,7 @@ func hasConst(ve *jsonschema.ValidationError) bool {
 	return false
 }
 
-// leafRank orders errors at one depth: unevaluatedProperties or
+// leafRank orders errors at one place: unevaluatedProperties or
 // unevaluatedItems refusing a member or item say least (a member that
 // failed the schema of a $ref or allOf branch declaring it is
 // unevaluated too, as that branch's annotations are dropped: its own
@@ -872,6 +951,39 @@ func formatMessage(k *kind.Format) string {
 
 // quotedText matches a string quoted as %q quotes it.
 var quotedText = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// A failed count or length, worded alike on both paths (the reference
+// said "minLength: got 0, want 1", the fast path "length must be at least
+// 1, got 0", naming no keyword): the bound, the value's count, the keyword.
+const (
+	minLengthMsg     = "length must be at least %d, got %d (minLength)"
+	maxLengthMsg     = "length must be at most %d, got %d (maxLength)"
+	minItemsMsg      = "must have at least %d items, got %d (minItems)"
+	maxItemsMsg      = "must have at most %d items, got %d (maxItems)"
+	minPropertiesMsg = "must have at least %d properties, got %d (minProperties)"
+	maxPropertiesMsg = "must have at most %d properties, got %d (maxProperties)"
+)
+
+// missingMessage words the required properties an object lacks, in the
+// schema's order, alike on both paths (the reference said "missing
+// properties 'a', 'b'", the fast path named the first alone).
+func missingMessage(names []string) string {
+	if len(names) == 1 {
+		return fmt.Sprintf("missing required property %q", shortString(names[0]))
+	}
+	return "missing required properties " + quoteList(shortNames(names))
+}
+
+// additionalMessage words the members additionalProperties: false
+// refuses, in name order (the reference listed them in Go's random map
+// order), alike on both paths. It sorts names.
+func additionalMessage(names []string) string {
+	slices.Sort(names)
+	if len(names) == 1 {
+		return fmt.Sprintf("additional property %q not allowed", shortString(names[0]))
+	}
+	return "additional properties " + quoteList(shortNames(names)) + " not allowed"
+}
 
 // mustBeOneOf words an enum or const failure alike on both paths: each
 // value as JSON but strings in single quotes ('dark blue', not the
@@ -1039,7 +1151,7 @@ func describeLeaves(ls []leaf) []string {
 			if enumAt[l.ptr] {
 				continue
 			}
-			if hint := requiredFlagHint(l.ptr, k); hint != "" {
+			if hint := requiredFlagHint(l.ptr, k) + itemsArrayHint(l.ptr, k); hint != "" {
 				out = append(out, "at "+l.ptr+": "+l.ve.ErrorKind.LocalizedString(p)+hint)
 				continue
 			}
@@ -1080,6 +1192,17 @@ func requiredFlagHint(ptr string, k *kind.Type) string {
 	name := strings.ReplaceAll(strings.ReplaceAll(parent[i+1:], "~1", "/"), "~0", "~")
 	q, _ := json.Marshal(name)
 	return fmt.Sprintf(` (JSON Schema names required properties in the object's "required" array: "required": [%s]; in the SDKs' shorthand parameters a property is required unless it has a "default" or "optional": true)`, q)
+}
+
+// itemsArrayHint says how draft 2020-12 writes the tuple that an array
+// under "items" (draft-07's form, which generators still write without a
+// $schema) meant: the metaschema's "got array, want boolean or object"
+// alone did not. "" for another error (a property called items, too).
+func itemsArrayHint(ptr string, k *kind.Type) string {
+	if kw, member := lastKeyword(ptr); kw != "items" || member || k.Got != "array" {
+		return ""
+	}
+	return ` (an array of schemas under "items" is draft-07's tuple; draft 2020-12, the default, writes it "prefixItems" (and "items": false for no more items), or name the draft with "$schema": "http://json-schema.org/draft-07/schema#")`
 }
 
 func dedupe(s []string) []string {
@@ -1267,7 +1390,7 @@ func lastKeyword(ptr string) (kw string, member bool) {
 }
 
 // conditionNote names, for a failure of a keyword under a then or an else
-// (schema pointer ptr), the if that applied it: "missing property 'y'"
+// (schema pointer ptr), the if that applied it: `missing required property "y"`
 // alone does not say that y is required only because the value matched
 // the if. "" elsewhere.
 func conditionNote(ptr string) string {

@@ -15,7 +15,7 @@ func TestTypeAlternativesNamed(t *testing.T) {
 	cases := []struct{ schema, value, path, msg string }{
 		{`{"properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`, `{"x":5}`, "/x", "expected string or null, got integer"},
 		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"$ref":"#/$defs/n"}]}},"$defs":{"n":{"type":["integer","boolean"]}}}`, `{"x":[]}`, "/x", "expected string or boolean or integer, got array"},
-		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"type":"integer"}]}}}`, `{"x":"abcdef"}`, "/x", "maxLength: got 6, want 3"},
+		{`{"properties":{"x":{"oneOf":[{"type":"string","maxLength":3},{"type":"integer"}]}}}`, `{"x":"abcdef"}`, "/x", "length must be at most 3, got 6 (maxLength)"},
 		// allOf is not an alternative: its first failure stays.
 		{`{"properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"x":true}`, "/x", "expected string, got boolean"},
 	}

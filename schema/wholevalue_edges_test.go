@@ -18,7 +18,7 @@ func TestContainsAndPropertyNamesMessages(t *testing.T) {
 		{`{"properties":{"tags":{"type":"array","contains":{"type":"string"},"minContains":2}}}`, `{"tags":[1,"a"]}`, "/tags", "min 2 items required to match contains schema, but matched 1 items at 1"},
 		{`{"properties":{"env":{"type":"object","propertyNames":{"pattern":"^[A-Z_]+$"}}}}`, `{"env":{"PATH":"x","home":"y"}}`, "/env",
 			`property name "home": does not match pattern "^[A-Z_]+$"`},
-		{`{"propertyNames":{"maxLength":3}}`, `{"abcd":1}`, "", `property name "abcd": maxLength: got 4, want 3`},
+		{`{"propertyNames":{"maxLength":3}}`, `{"abcd":1}`, "", `property name "abcd": length must be at most 3, got 4 (maxLength)`},
 	}
 	for _, c := range cases {
 		err := MustCompile("t@1.0.0 parameters", mustJSON(t, c.schema)).Validate(value(t, c.value))
