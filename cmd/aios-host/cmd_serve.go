@@ -194,6 +194,13 @@ func (c *cli) printLoaded(h *host.Host, d *discovery.Discovery, took time.Durati
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		// "load X (js runtime): …" names the file already: it read
+		// "not loaded: X: load X (js runtime): …"
+		// (TestRunSummaryNamesFailedFileOnce).
+		if rest, ok := strings.CutPrefix(errs[k], "load "+k+" ("); ok {
+			fmt.Fprintf(c.stderr, "  not loaded: %s (%s\n", termCell(k), termText(rest))
+			continue
+		}
 		fmt.Fprintf(c.stderr, "  not loaded: %s: %s\n", termCell(k), termText(errs[k]))
 	}
 	roots := d.Roots()
