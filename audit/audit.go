@@ -252,8 +252,9 @@ type ioReq struct {
 // queued for or in write(2).
 const ioBuffers = 8
 
-// ErrInUse is wrapped by Open's error when another process holds the log.
-var ErrInUse = errors.New("the audit log is locked by another process")
+// ErrInUse is wrapped by Open's error when another process holds the log
+// (flock): "audit: PATH is in use by another process, …".
+var ErrInUse = errors.New("in use by another process")
 
 // Open opens the log at path for appending, creating it (and its directory)
 // if needed. An existing log continues its chain: Open reads and checks the
@@ -291,7 +292,9 @@ func Open(path string, opts Options) (*Writer, error) {
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("audit: %s is in use by another process, such as a running `aios-host run` (%v); use another --data directory or stop it: %w", path, err, ErrInUse)
+		// ErrInUse is the cause, said once: it was appended after the
+		// advice, which it repeated (TestInUseSaidOnce).
+		return nil, fmt.Errorf("audit: %s is %w, such as a running `aios-host run` (%v); use another --data directory or stop it", path, ErrInUse, err)
 	}
 	w := &Writer{
 		path:     logFile(path),

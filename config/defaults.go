@@ -151,22 +151,34 @@ func DefaultDataDir() string {
 // above the working directory (the folder holding this module's go.mod).
 // It returns "" when there is none.
 func BundledPlugins() string {
-	var candidates []string
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", "samples", "plugins"))
-	}
+	candidates := []string{BesideExecutable()}
 	if root := RepoRoot(); root != "" {
 		candidates = append(candidates, filepath.Join(root, "samples", "plugins"))
 	}
 	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
 		if st, err := os.Stat(c); err == nil && st.IsDir() {
 			return filepath.Clean(c)
 		}
 	}
 	return ""
+}
+
+// BesideExecutable is where BundledPlugins looks first: the samples/plugins
+// folder beside the executable's folder (bin/aios-host →
+// samples/plugins), as an absolute, clean path; "" when the executable
+// cannot be found.
+func BesideExecutable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return filepath.Join(filepath.Dir(filepath.Dir(exe)), "samples", "plugins")
 }
 
 // RepoRoot walks up from the working directory to the folder whose go.mod

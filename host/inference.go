@@ -211,8 +211,10 @@ func shapeError(err error) string {
 
 func (c *inferenceClient) complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
 	if c.url == "" {
+		// "in the config file" told a host run without one (the README's
+		// tour) nothing of how to give it (TestInferenceNotConfiguredSaysWhere).
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.Unavailable,
-			Message: "inference is not configured: set inference.url (the base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080), inference.model and, if the server needs a key, inference.api_key_env (the name of the environment variable holding it) in the config file"}
+			Message: "inference is not configured: set inference.url (the base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080), inference.model and, if the server needs a key, inference.api_key_env (the name of the environment variable holding it) in the configuration file the host is given with --config (config/example.yaml lists the keys)"}
 	}
 	var key string
 	if c.keyEnv != "" {

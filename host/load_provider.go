@@ -66,10 +66,25 @@ func (h *Host) LoadProvider(ctx context.Context, path string, meta ProviderMeta)
 		err = errors.New("the loader returned neither a provider nor an error (a bug in the loader)")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load %s (%s runtime): %w", path, l.Runtime(), err)
+		return nil, &loadError{path: path, runtime: l.Runtime(), err: err}
 	}
 	return p, nil
 }
+
+// loadError is a loader's failure to load path, named with its runtime.
+// A loader that names the file itself ("load PATH: …", as the js and wasm
+// runtimes do) is not named again: a syntax error read "load X (js
+// runtime): load X: X:1:45: …" (TestLoadErrorNamesTheFileOnce).
+type loadError struct {
+	path, runtime string
+	err           error
+}
+
+func (e *loadError) Error() string {
+	return fmt.Sprintf("load %s (%s runtime): %s", e.path, e.runtime, strings.TrimPrefix(e.err.Error(), "load "+e.path+": "))
+}
+
+func (e *loadError) Unwrap() error { return e.err }
 
 // loadRecovering runs l.Load, turning a panic of the loader (a bug, which
 // a malformed file must not turn into the end of the host) into an error;

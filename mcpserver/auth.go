@@ -447,6 +447,12 @@ func requireToken(v *verifier, metadataURL func(*http.Request) string, anonymous
 				inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tokenInfoKey{}, ti)))
 				return
 			}
+			if v == nil {
+				// No token could be verified either: the client (or the
+				// newcomer reading its log) is told why nothing passes.
+				challenge(http.StatusUnauthorized, "", "this resource needs an OAuth 2.1 bearer token, and this host verifies none: no token issuer is configured (mcp.http.issuer; mcp.http.anonymous_agent serves requests without one, for development)")
+				return
+			}
 			challenge(http.StatusUnauthorized, "", "this resource needs an OAuth 2.1 bearer token")
 			return
 		}

@@ -256,6 +256,11 @@ type runCtxKey struct{}
 // /mcp without a token ("" when they are refused).
 func (s *Server) AnonymousAgent() string { return s.cfg.HTTP.AnonymousAgent }
 
+// VerifiesTokens says whether /mcp can take a bearer token: only with
+// mcp.http.issuer (and its keys) configured. Without it, and without
+// an AnonymousAgent, /mcp refuses every request.
+func (s *Server) VerifiesTokens() bool { return s.verifier != nil }
+
 // Tools returns the names of the exported tools, sorted.
 func (s *Server) Tools() []string {
 	s.mu.Lock()

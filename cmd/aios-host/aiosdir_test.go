@@ -46,12 +46,14 @@ func TestSignVerifyAiosDir(t *testing.T) {
 	}
 	_ = os.WriteFile(path, []byte(signed), 0o644)
 	jwks := filepath.Join(dir, "key", "jwks.json")
-	if code, out, errs := e.bare("verify", path, "--jwks", jwks); code != 0 || !strings.Contains(out, "1 pinned files match") || errs != "" {
+	if code, out, errs := e.bare("verify", path, "--jwks", jwks); code != 0 || !strings.Contains(out, "and 1 pinned file matches") || errs != "" {
 		t.Fatalf("verify: %d %q %q", code, out, errs)
 	}
 	// A new file in the package is noted as unpinned.
 	_ = os.WriteFile(filepath.Join(pkg, "lib", "extra.js"), []byte("1"), 0o644)
-	if code, _, errs := e.bare("verify", path, "--jwks", jwks); code != 0 || !strings.Contains(errs, "lib/extra.js") {
+	// (One file, one verb: "1 files beside the card are not pinned" and
+	// "1 pinned files match" were said.)
+	if code, _, errs := e.bare("verify", path, "--jwks", jwks); code != 0 || !strings.Contains(errs, "lib/extra.js") || !strings.Contains(errs, "note: 1 file beside the card is not pinned") {
 		t.Fatalf("verify with an unpinned file: %d %q", code, errs)
 	}
 	// A tampered artifact is refused.

@@ -61,6 +61,15 @@ Example:
 	if !ok {
 		return code
 	}
+	// JSON params typed without quotes around them (call TOOL
+	// {"object_id": "x"}) come as several arguments, split by the shell
+	// at their spaces and without their double quotes: "got 3
+	// arguments" did not say so.
+	if len(pos) > 2 {
+		if p := strings.TrimSpace(pos[1]); strings.HasPrefix(p, "{") || strings.HasPrefix(p, "[") {
+			return c.usageError(fs, "the JSON params reached aios-host as %d arguments (%s): the shell split them at their spaces and removed their double quotes; give them as one argument in single quotes, e.g. aios-host call %s '{\"name\": \"value\"}'", len(pos)-1, strings.Join(pos[1:], " "), pos[0])
+		}
+	}
 	if len(pos) < 1 || len(pos) > 2 {
 		return c.usageError(fs, "call needs a tool name and optional JSON params, got %d arguments", len(pos))
 	}

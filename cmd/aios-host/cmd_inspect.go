@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/runtimes/python"
 	"github.com/aios-host/aios-host/runtimes/wasm"
+	"github.com/aios-host/aios-host/trust"
 )
 
 // runInspect describes a .wasm file without registering it: for a
@@ -35,7 +37,8 @@ the config's runtimes.wasm limits and timeouts, nothing granted); a .js, .ts or
 and prints its tools and the JSON Schemas its SDK made of their parameters
 and returns; so is a provider folder (its index.ts or index.js, else its
 tool.<ext> or only plugin file, with the modules it imports; a .wasm one
-is inspected as that file).
+is inspected as that file; with an adapter.json or tool.aios.yaml, bound to
+it as the host serves it: its id, versions, levels, schemas, artifact.path).
 Each tool of a module or script is shown with its version.
 --json prints {kind, provider, wit, tools: [{name, version, description,
 input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
@@ -53,6 +56,18 @@ input_schema, output_schema}]}; kind is component, module, js, ts or python.`)
 			return c.fail(err)
 		}
 		fe := pickFolderEntry(abs)
+		// A folder with a card or tool.aios.yaml is served as the card
+		// says (its id, versions, levels, schemas, artifact.path): inspect
+		// showed the artifact's own registration instead
+		// (TestInspectFolderAppliesItsCard).
+		desc, err := folderDescription(pos[0], abs)
+		if err != nil {
+			return c.fail(err)
+		}
+		if desc != "" {
+			reg, kind, err := c.inspectDescribed(pos[0], abs, desc, fe)
+			return c.printInspected(pos[0], reg, err, *asJSON, kind)
+		}
 		if fe.index != "" || !strings.EqualFold(filepath.Ext(fe.art), ".wasm") {
 			// A JS/TS provider folder (plugins/NAME/index.ts with its
 			// own modules), loaded as the host loads one: it failed "is
@@ -243,6 +258,152 @@ func pickFolderEntry(abs string) folderEntry {
 		return ok
 	})
 	return fe
+}
+
+// folderDescription returns the card (adapter.json, *.adapter.json) or
+// else the tool.aios.yaml (*.aios.yaml, *.aios.yml) of provider folder
+// abs, at its top or in its aios/ folder (adapter.json, tool.aios.yaml),
+// as discovery picks the description that binds the folder's artifact:
+// "" when it has none; two cards (or two yaml files) are an error, as
+// there.
+func folderDescription(dir, abs string) (string, error) {
+	var cards, ymls []string
+	add := func(folder string, card, yml func(string) bool) error {
+		ents, err := os.ReadDir(folder)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() || strings.HasPrefix(n, ".") {
+				continue
+			}
+			switch p := filepath.Join(folder, n); {
+			case card(n):
+				cards = append(cards, p)
+			case yml(n):
+				ymls = append(ymls, p)
+			}
+		}
+		return nil
+	}
+	isCard := func(n string) bool { return n == "adapter.json" || strings.HasSuffix(n, ".adapter.json") }
+	isYAML := func(n string) bool {
+		return n == "tool.aios.yaml" || strings.HasSuffix(n, ".aios.yaml") || strings.HasSuffix(n, ".aios.yml")
+	}
+	if err := add(abs, isCard, isYAML); err != nil {
+		return "", err
+	}
+	pkg := filepath.Join(abs, trust.PackageCardFolder)
+	if st, err := os.Stat(pkg); err == nil && st.IsDir() {
+		if err := add(pkg, func(n string) bool { return n == "adapter.json" }, func(n string) bool { return n == "tool.aios.yaml" }); err != nil {
+			return "", err
+		}
+	}
+	rel := func(ps []string) string {
+		names := make([]string, len(ps))
+		for i, p := range ps {
+			names[i], _ = filepath.Rel(abs, p)
+		}
+		return strings.Join(names, ", ")
+	}
+	switch {
+	case len(cards) > 1:
+		return "", fmt.Errorf("%s: two cards (%s); keep one", dir, rel(cards))
+	case len(cards) == 1:
+		return cards[0], nil
+	case len(ymls) > 1:
+		return "", fmt.Errorf("%s: two tool.aios.yaml files (%s); keep one", dir, rel(ymls))
+	case len(ymls) == 1:
+		return ymls[0], nil
+	}
+	return "", nil
+}
+
+// inspectDescribed loads the artifact of provider folder dir (abs) that
+// its description desc names (artifact.path, else the folder's entry fe)
+// and binds it as discovery does (discovery.BindCard): the registration
+// the host serves, unsigned. kind is inspect's kind of the artifact.
+func (c *cli) inspectDescribed(dir, abs, desc string, fe folderEntry) (*abi.ToolRegister, string, error) {
+	data, err := readInputFile(desc, discovery.MaxCardBytes, "a description")
+	if err != nil {
+		return nil, "", err
+	}
+	var card *discovery.Card
+	if ext := filepath.Ext(desc); ext == ".yaml" || ext == ".yml" {
+		card, err = discovery.ParseYAML(data, desc)
+	} else {
+		card, err = discovery.ParseCard(data, desc)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	var reg *abi.ToolRegister
+	kind := ""
+	switch art := fe.art; {
+	case card.Artifact != nil && card.Artifact.Path != "":
+		art = filepath.Join(abs, filepath.FromSlash(card.Artifact.Path))
+		if strings.EqualFold(filepath.Ext(art), ".wasm") {
+			reg, kind, err = c.inspectWasm(art)
+		} else {
+			reg, err = c.inspectSource(art, abs, strings.ToLower(filepath.Ext(art)))
+		}
+	case fe.index == "" && strings.EqualFold(filepath.Ext(art), ".wasm"):
+		reg, kind, err = c.inspectWasm(art)
+	default:
+		reg, err = c.inspectFolder(dir, abs, fe)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	bound, err := discovery.BindCard(describedOnly{reg}, card)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", desc, err)
+	}
+	return bound.Describe(), kind, nil
+}
+
+// describedOnly is a registration as a provider that BindCard binds.
+type describedOnly struct{ reg *abi.ToolRegister }
+
+func (d describedOnly) Describe() *abi.ToolRegister { return d.reg }
+func (describedOnly) Call(context.Context, *abi.ToolCall, abi.Env) (any, error) {
+	return nil, errors.New("inspect calls no tool")
+}
+func (describedOnly) Close() error { return nil }
+
+// inspectWasm returns the registration of the core module or component
+// at path, loaded as runInspect loads it, and its kind.
+func (c *cli) inspectWasm(path string) (*abi.ToolRegister, string, error) {
+	b, err := readInputFile(path, maxInspectBytes, "a plugin file, the default of limits.max_plugin_bytes")
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := c.config()
+	if err != nil {
+		return nil, "", err
+	}
+	if component.IsComponent(b) {
+		opts, err := wazeroComponentOptions(cfg, nil)
+		if err != nil {
+			return nil, "", err
+		}
+		in, err := component.InspectWith(c.ctx, b, path, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		return &abi.ToolRegister{Format: abi.FormatVersion, Provider: in.Provider, Tools: in.Tools}, "component", nil
+	}
+	var wcfg wasm.Config
+	if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
+		return nil, "", err
+	}
+	log, err := c.logger(slog.LevelWarn)
+	if err != nil {
+		return nil, "", err
+	}
+	reg, err := wasm.InspectBytes(c.ctx, path, b, wcfg, log)
+	return reg, "module", err
 }
 
 // inspectFolder loads provider folder dir (abs, its entry fe: its index.ts

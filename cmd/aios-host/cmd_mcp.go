@@ -96,6 +96,11 @@ Claude Desktop (claude_desktop_config.json):
 	defer s.Close()
 	hidden := s.Hidden(s.StdioAgent())
 	log.Info("serving MCP over stdio", "tools", len(s.Tools())-len(hidden), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
+	if stdinIsTerminal(c.stdin) {
+		// Typed in a terminal, it printed nothing (at the default
+		// level) and waited: a newcomer took it for hung.
+		fmt.Fprintln(c.stderr, "aios-host mcp: serving MCP over stdio, waiting for an MCP client's JSON-RPC on standard input: an MCP client (Claude Desktop, VS Code; README \"MCP (both ways)\") starts it; Ctrl-D or Ctrl-C ends it")
+	}
 	if len(hidden) > 0 {
 		// A newcomer looking for a tool in the assistant's list learns
 		// why it is not there: at Warn, mcp's default level (an MCP
@@ -169,3 +174,19 @@ func (c *cli) onRefresh(ctx context.Context, _ string) error {
 // mcpSource is the source the host records for server sc's bridge
 // provider (startMCPBridge's Publish), which newHost binds its id to.
 func mcpSource(sc mcpbridge.ServerConfig) string { return "mcp:" + sc.Source() }
+
+// stdinIsTerminal reports whether r, the command's standard input, is a
+// terminal: a character device other than the null device (which an MCP
+// client never gives, and which ends at once). A variable for the tests.
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
+}

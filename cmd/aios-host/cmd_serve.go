@@ -164,8 +164,12 @@ func (c *cli) startServing(ctx context.Context, h *host.Host, log *slog.Logger, 
 				log.Warn("mcp.http.anonymous_agent serves /mcp without a token on an address that is not a loopback address: anyone who reaches it calls tools as that agent",
 					"agent", a, "addr", addr.String())
 			}
-		} else {
+		} else if sv.m.VerifiesTokens() {
 			fmt.Fprintf(c.stderr, "MCP (streamable HTTP, OAuth bearer tokens) on %s%s\n", s.PublicURL(), mcpserver.Path)
+		} else {
+			// Without an issuer no token verifies: "OAuth bearer tokens"
+			// sent a newcomer's MCP client to a /mcp that refuses all.
+			fmt.Fprintf(c.stderr, "MCP (streamable HTTP) on %s%s refuses every request: no mcp.http.issuer to verify OAuth bearer tokens with, nor mcp.http.anonymous_agent (README \"MCP (both ways)\")\n", s.PublicURL(), mcpserver.Path)
 		}
 		fmt.Fprintf(c.stderr, "HTTP on http://%s (POST /rpc, GET /events, /.well-known/aios-adapter.json, /health, /metrics)\n", addr)
 	}
@@ -190,6 +194,13 @@ func (c *cli) printLoaded(h *host.Host, d *discovery.Discovery, took time.Durati
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		// "load X (js runtime): …" names the file already: it read
+		// "not loaded: X: load X (js runtime): …"
+		// (TestRunSummaryNamesFailedFileOnce).
+		if rest, ok := strings.CutPrefix(errs[k], "load "+k+" ("); ok {
+			fmt.Fprintf(c.stderr, "  not loaded: %s (%s\n", termCell(k), termText(rest))
+			continue
+		}
 		fmt.Fprintf(c.stderr, "  not loaded: %s: %s\n", termCell(k), termText(errs[k]))
 	}
 	roots := d.Roots()

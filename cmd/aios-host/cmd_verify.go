@@ -150,15 +150,22 @@ when the key set could not be fetched, no verdict on the card.`)
 	}
 	if v.Artifact != nil {
 		fmt.Fprintf(out, "; artifact %s matches sha256 %s", v.Artifact.Path, v.Artifact.SHA256)
-		if n := len(v.Artifact.Files); n > 0 {
+		// One file, one verb: "1 pinned files match" was said.
+		switch n := len(v.Artifact.Files); {
+		case n == 1:
+			fmt.Fprint(out, ", and 1 pinned file matches")
+		case n > 1:
 			fmt.Fprintf(out, ", and %d pinned files match", n)
 		}
 	}
 	fmt.Fprintln(out)
 	if v.Artifact != nil {
 		if extra, err := v.Artifact.Unpinned(root, rel); err == nil && len(extra) > 0 {
-			fmt.Fprintf(note, "note: %d files beside the card are not pinned, and the provider's runtime refuses to load them: %s (sign the card again to pin them)\n",
-				len(extra), strings.Join(extra, ", "))
+			files, them := fmt.Sprintf("%d files beside the card are not pinned", len(extra)), "them"
+			if len(extra) == 1 {
+				files, them = "1 file beside the card is not pinned", "it"
+			}
+			fmt.Fprintf(note, "note: %s, and the provider's runtime refuses to load %s: %s (sign the card again to pin %s)\n", files, them, strings.Join(extra, ", "), them)
 		}
 	}
 	return exitOK

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/aios-host/aios-host/abi"
@@ -224,7 +225,10 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	// No --plugins, no plugins: key, and no bundled folder found (a binary
 	// outside the checkout): say why only the built-in tools load.
 	if len(cfg.Plugins) == 0 && len(c.plugins) == 0 && cfg.Line("plugins") == 0 {
-		log.Warn("no plugin folder: the bundled samples/plugins folder was not found next to the executable (../samples/plugins) or above the working directory, so only the built-in providers load; give --plugins DIR or plugins: in a config file")
+		// Named as absolute paths: "(../samples/plugins)" read as a path
+		// from the working directory (TestNoBundledPluginsNamesWhereItLooked).
+		wd, _ := os.Getwd()
+		log.Warn(fmt.Sprintf("no plugin folder: the bundled samples/plugins folder is neither at ../samples/plugins from the executable's folder (%s) nor in an aios-host checkout at or above the working directory (%s), so only the built-in providers load; give --plugins DIR or plugins: in a config file", orText(config.BesideExecutable(), "?"), orText(wd, "?")))
 	}
 	for _, f := range cfg.UnmatchedTrustFolders(cardDirs...) {
 		log.Warn("trust.folders names a folder that is neither a plugin folder nor one of discovery.dirs, so it gives no provider its level (relative paths are taken from the working directory)",

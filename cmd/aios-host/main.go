@@ -302,7 +302,8 @@ Global flags (before or after the command name):
                    $XDG_STATE_HOME/aios-host, else ~/.local/state/aios-host)
   --log-level L    debug, info, warn or error
 
-Exit codes: 0 ok, 1 tool error or failed check, 2 usage.
+Exit codes: 0 ok, 1 tool error or failed check, 2 usage, 3 verify could not
+fetch the key set (no verdict on the card).
 Run 'aios-host help COMMAND' or 'aios-host COMMAND --help' for details.
 `)
 }

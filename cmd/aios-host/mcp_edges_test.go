@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -83,5 +85,37 @@ func TestRunAnonymousMCPSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(log, "level=WARN") || !strings.Contains(log, "not a loopback address") {
 		t.Errorf("no warning for tokenless /mcp on 0.0.0.0: %s", log)
+	}
+}
+
+// `run --http` without mcp.http.issuer (nor anonymous_agent), as a
+// newcomer runs it, printed "MCP (streamable HTTP, OAuth bearer tokens)
+// on …/mcp", while /mcp then refuses every request: no token can be
+// verified without an issuer, and a client without one got "this resource
+// needs an OAuth 2.1 bearer token" only. run says so, naming the keys
+// that open it, and so does the tokenless request's 401.
+func TestRunMCPWithoutIssuerSaysItRefusesAll(t *testing.T) {
+	e := newEnv(t)
+	r := e.startRun("HTTP on http://", "--socket", filepath.Join(e.data, "p.sock"), "--http", "127.0.0.1:0")
+	log := r.stderr.String()
+	defer r.stop()
+	if strings.Contains(log, "OAuth bearer tokens) on") || !strings.Contains(log, "mcp.http.issuer") || !strings.Contains(log, "mcp.http.anonymous_agent") {
+		t.Errorf("run's log does not say /mcp refuses every request without mcp.http.issuer: %s", log)
+	}
+	m := regexp.MustCompile(`HTTP on (http://\S+)`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no HTTP address in %s", log)
+	}
+	req, _ := http.NewRequest("POST", m[1]+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), "mcp.http.issuer") {
+		t.Errorf("tokenless /mcp request: %d %q; want 401 naming mcp.http.issuer", resp.StatusCode, body)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,5 +28,28 @@ func TestNoBundledPluginsSaysSo(t *testing.T) {
 	}
 	if _, _, errs := e.run("", "list"); strings.Contains(errs, "no plugin folder") {
 		t.Errorf("list --plugins DIR warned of no plugin folder: %q", errs)
+	}
+}
+
+// TestNoBundledPluginsNamesWhereItLooked: the warning said the folder was
+// not found "next to the executable (../samples/plugins)", a path a reader
+// takes from the working directory, where the host had looked beside the
+// executable's folder. It names the folder it looked for and the working
+// directory it searched above.
+func TestNoBundledPluginsNamesWhereItLooked(t *testing.T) {
+	e := newEnv(t)
+	wd := t.TempDir()
+	t.Chdir(wd) // outside the checkout; the test binary is too
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	beside := filepath.Join(filepath.Dir(filepath.Dir(exe)), "samples", "plugins")
+	_, _, errs := e.bare("list", "--data", e.data)
+	if !strings.Contains(errs, beside) || !strings.Contains(errs, wd) || strings.Contains(errs, "(../samples/plugins)") {
+		t.Errorf("list without a plugin folder: stderr %q does not name %s and %s", errs, beside, wd)
 	}
 }
