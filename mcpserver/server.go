@@ -27,6 +27,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/buildinfo"
 	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/registry"
@@ -34,7 +35,7 @@ import (
 
 // Version is the server version announced to MCP clients when
 // Options.Version is empty.
-const Version = "0.1.0"
+var Version = buildinfo.Version()
 
 // MetaError is the _meta key of a failed call's result holding the
 // ToolError ({code, message, data}), for clients that want the code.

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"github.com/aios-host/aios-host/internal/buildinfo"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"log/slog"
 	"maps"
@@ -24,8 +25,9 @@ import (
 	"github.com/aios-host/aios-host/trust"
 )
 
-// Version is the host version written into its own Adapter Card.
-const Version = "0.1.0"
+// Version is the host version written into its own Adapter Card and
+// /health: the build's (buildinfo.Version), a strict SemVer version.
+var Version = buildinfo.Version()
 
 // Options configure a Server.
 type Options struct {

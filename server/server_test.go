@@ -21,6 +21,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
+	"github.com/aios-host/aios-host/internal/buildinfo"
 	"github.com/aios-host/aios-host/runtimes/native"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 	"github.com/aios-host/aios-host/trust"
@@ -429,6 +430,12 @@ func TestWellKnownAndMetrics(t *testing.T) {
 	_ = json.Unmarshal(get("/health"), &health)
 	if health["status"] != "ok" {
 		t.Fatalf("health %v", health)
+	}
+	// The build's version, as `aios-host version` and the MCP handshakes
+	// say it (each said a constant "0.1.0" of its own, the MCP server
+	// "devel-<revision>"), SemVer as a card's must be (ParseCard above).
+	if health["version"] != buildinfo.Version() || card.Adapter.Version != buildinfo.Version() {
+		t.Fatalf("health version %v, card version %q, want %q", health["version"], card.Adapter.Version, buildinfo.Version())
 	}
 	for range 3 {
 		httpPost(t, ts.url+"/rpc", testToken, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":1}}}`)

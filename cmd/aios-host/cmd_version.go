@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/buildinfo"
 	"github.com/aios-host/aios-host/runtimes/wasm"
 )
 
@@ -24,33 +24,8 @@ func runVersion(c *cli, args []string) int {
 	return exitOK
 }
 
-// buildVersion is the module version, or the VCS revision for a build from
-// a checkout.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if (v == "" || v == "(devel)") && rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		return "devel-" + rev + dirty
-	}
-	if v == "" {
-		return "(devel)"
-	}
-	return v
-}
+// buildVersion is the build's version (buildinfo.Version): a tagged
+// module's version, else the tree's release with the checkout's revision
+// as build metadata (0.1.0+devel.1a2b3c4d5e6f), as the host's card,
+// /health and the MCP handshakes announce it.
+func buildVersion() string { return buildinfo.Version() }

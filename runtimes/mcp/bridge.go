@@ -16,11 +16,12 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/internal/buildinfo"
 	"github.com/aios-host/aios-host/internal/origin"
 )
 
 // Version is the client version the bridge announces to MCP servers.
-const Version = "0.1.0"
+var Version = buildinfo.Version()
 
 // ProtocolVersion is the MCP version the bridge asks for in initialize
 // (servers may answer with an older one they support). It is the newest
