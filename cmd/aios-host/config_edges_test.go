@@ -23,10 +23,10 @@ func TestConfigPathErrorsNameSetting(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"plugins: []\ndata: " + file + "\n", []string{"space", "spaces"}, ":2: data: space: "},
+		{"plugins: []\ndata: " + file + "\n", []string{"space", "spaces"}, ":2: data: is a file, not a folder"},
 		{"plugins: []\ndata: " + dir + "\nspaces: " + file + "/s\n", []string{"space", "spaces"}, ":3: spaces: space: "},
 		{"plugins: []\ndata: " + dir + "\naudit:\n  path: " + dir + "\n", []string{"call", "analyze-complexity", `{"source":"x"}`}, ":4: audit.path: audit: "},
-		{"plugins: []\n", []string{"--data", file, "space", "spaces"}, "aios-host: --data " + file + ": space: "},
+		{"plugins: []\n", []string{"--data", file, "space", "spaces"}, "aios-host: --data " + file + ": is a file, not a folder"},
 	} {
 		cfg := writeConfig(t, tc.body)
 		code, stderr := runWith(t, strings.NewReader(""), io.Discard, append([]string{"--config", cfg}, tc.args...)...)

@@ -180,6 +180,13 @@ func (c *cli) openSpaces(cfg *config.Config, more ...space.Option) (*space.Store
 // defaults to beneath), with the file and line that give it. "audit: open
 // /x: is a directory" did not say that audit.path or data chose /x.
 func (c *cli) pathErr(cfg *config.Config, val, key string, err error) error {
+	if val == "" && cfg.Data != "" {
+		if st, serr := os.Stat(cfg.Data); serr == nil && !st.IsDir() {
+			// "stat F/spaces: not a directory" read as a missing
+			// spaces folder.
+			err = errors.New("is a file, not a folder (the host keeps its spaces, audit log and caches in it)")
+		}
+	}
 	switch {
 	case val != "":
 	case c.data != "":
