@@ -139,10 +139,61 @@ type Handler func(c *Call, params any) (any, error)
 type RawHandler func(c *Call, params []byte, out []byte) ([]byte, error)
 
 type handler struct {
-	name  string
-	fn    Handler
-	raw   RawHandler
-	typed bool // HandleFunc's: its result goes by encoding/json's rules
+	name    string
+	version string // as registered ("" is the host's default, 1.0.0)
+	fn      Handler
+	raw     RawHandler
+	typed   bool       // HandleFunc's: its result goes by encoding/json's rules
+	others  []*handler // the name's other versions, on its first one's (reg.handlers's)
+}
+
+// defaultVersion is the version the host gives a tool that declares none
+// (registry.DefaultVersion), which it then sends in the ToolCall.
+const defaultVersion = "1.0.0"
+
+// sameVersion reports whether a registered version a is version b, no
+// version being the host's default.
+func sameVersion(a, b string) bool {
+	return a == b || a == "" && b == defaultVersion || a == defaultVersion && b == ""
+}
+
+// forVersion is the handler of h's name that serves version v (the exact
+// version the host resolved, in the ToolCall), or nil. With one version of
+// the name registered the version is not compared; with several and none
+// sent, the last registered serves, as a native provider's.
+func (h *handler) forVersion(v []byte) *handler {
+	if len(h.others) == 0 {
+		return h
+	}
+	var s []byte
+	if len(v) > 0 {
+		s, _ = wire.StringBytes(v)
+	}
+	if len(s) == 0 {
+		return h.others[len(h.others)-1]
+	}
+	if sameVersion(h.version, string(s)) {
+		return h
+	}
+	for _, o := range h.others {
+		if sameVersion(o.version, string(s)) {
+			return o
+		}
+	}
+	return nil
+}
+
+// versions lists the versions of h's name, for a NotFound.
+func (h *handler) versions() string {
+	vs := make([]string, 0, 1+len(h.others))
+	for _, x := range append([]*handler{h}, h.others...) {
+		v := x.version
+		if v == "" {
+			v = defaultVersion
+		}
+		vs = append(vs, v)
+	}
+	return strings.Join(vs, ", ")
 }
 
 type registry struct {
@@ -215,21 +266,39 @@ func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}, fa
 
 // add registers t, served by h; expanded says t's schemas have been read
 // by schemaValue already (HandleFunc's, which checks its types against them).
+// A name may be registered at several versions (docs/abi.md: a name@version
+// is unique in the module), each call served by the version it names; a
+// second registration of a name without versions panicked, "tool a
+// registered twice", though the host loads such a module.
 func add(t Tool, h *handler, expanded bool) {
 	if err := validToolName(t.Name); err != nil {
 		// Refused here, where the guest's stack names the line that
 		// registers it; the host named only the .wasm file.
 		panic("aios: " + err.Error())
 	}
-	if _, dup := reg.handlers[t.Name]; dup {
-		panic("aios: tool " + t.Name + " registered twice")
+	h.version = t.Version
+	first := reg.handlers[t.Name]
+	if first != nil {
+		for _, o := range append([]*handler{first}, first.others...) {
+			if sameVersion(o.version, t.Version) {
+				v, why := t.Version, ""
+				if v == "" || o.version == "" {
+					v, why = defaultVersion, " (no version is "+defaultVersion+", the host's default)"
+				}
+				panic("aios: tool " + t.Name + "@" + v + " registered twice" + why)
+			}
+		}
 	}
 	if !expanded {
 		t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 		t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	}
 	reg.tools = append(reg.tools, t)
-	reg.handlers[t.Name] = h
+	if first != nil {
+		first.others = append(first.others, h)
+	} else {
+		reg.handlers[t.Name] = h
+	}
 }
 
 // HandleFunc registers a typed tool: params are decoded into In with
@@ -605,7 +674,6 @@ func serve(msg []byte) []byte {
 			if h == nil {
 				return wire.AppendError(reg.out[:0], NotFound, "this guest has no tool "+string(name), nil)
 			}
-			c.Tool = h.name
 		case "params":
 			params = v
 		case "id":
@@ -630,6 +698,13 @@ func serve(msg []byte) []byte {
 	if h == nil {
 		return wire.AppendError(reg.out[:0], InvalidRequest, "the call names no tool", nil)
 	}
+	if v := h.forVersion(version); v != nil {
+		h = v
+	} else {
+		vs, _ := wire.StringBytes(version)
+		return wire.AppendError(reg.out[:0], NotFound, fmt.Sprintf("this guest has no tool %s version %q (it serves %s)", h.name, vs, h.versions()), nil)
+	}
+	c.Tool = h.name
 	strs := &reg.strs
 	if h.raw != nil {
 		strs = nil // views of msg (RawHandler)
