@@ -67,7 +67,8 @@ func (p *Provider) table() *table {
 func (p *Provider) Info() abi.ProviderInfo { return p.info }
 
 // Register adds a tool. It refuses an invalid tool name, a nil handler and a
-// second tool with the same name and version, naming the tool.
+// second tool with the same name and version (as the registry counts
+// versions: no version is 1.0.0, 1.0.0+a is 1.0.0+b), naming the tool.
 func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	if err := abi.ValidateToolName(def.Name); err != nil {
 		return fmt.Errorf("provider %s: %w", p.info.ID, err)
@@ -82,6 +83,12 @@ func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 		if t.def.Version == def.Version {
 			return fmt.Errorf("provider %s: tool %q version %q is registered twice", p.info.ID, def.Name, def.Version)
 		}
+		// One version to the registry, which refused the provider when
+		// the host added it, far from the line that registered it.
+		if versionKey(t.def.Version) == versionKey(def.Version) {
+			return fmt.Errorf("provider %s: tool %q version %q is registered twice: versions %q and %q are one (no version is %s, the registry's default; build metadata makes no other version)",
+				p.info.ID, def.Name, versionKey(def.Version), t.def.Version, def.Version, registry.DefaultVersion)
+		}
 	}
 	nt := &table{byName: make(map[string][]*tool, len(old.byName)+1)}
 	for k, v := range old.byName {
@@ -93,6 +100,16 @@ func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	nt.reg = reg
 	p.tab.Store(nt)
 	return nil
+}
+
+// versionKey is the version v is to the registry: no version is its
+// default, and build metadata is not compared.
+func versionKey(v string) string {
+	if v == "" {
+		return registry.DefaultVersion
+	}
+	v, _, _ = strings.Cut(v, "+")
+	return v
 }
 
 // MustRegister is Register for tool definitions written as literals in
