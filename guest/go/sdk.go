@@ -314,7 +314,9 @@ func add(t Tool, h *handler, expanded bool) {
 // field for a property t.Parameters requires or a property's schema type
 // cannot decode into its field (nested objects and arrays' items too), or
 // when Out is a struct that encoding/json writes without a property
-// t.Returns requires (at any depth) or leaves it out when empty.
+// t.Returns requires (at any depth) or leaves it out when empty, or writes
+// a property, an array's items or a map's members as a JSON type other
+// than t.Returns gives them.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 	t.Returns = schemaValue(t.Name, "Returns", t.Returns)

@@ -66,6 +66,15 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		return
 	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+		// The items' own type too: only their properties were judged,
+		// and a []int under items of type "string" failed every call
+		// that sent one as the caller's InvalidParams.
+		if it, _ := items["type"].(string); it != "" {
+			if why := fieldFits(it, jsonField{typ: typ.Elem()}); why != "" {
+				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
+			}
+		}
 		checkParams(t, in, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
@@ -188,7 +197,19 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	if typ == nil || implementsAny(typ, jsonMarshaler, textMarshaler) {
 		return
 	}
+	// elemWritten panics when schema s gives the elements of typ (an
+	// array's items, a map's members), at path p, a type encoding/json
+	// never writes them as: only their properties were judged, and the
+	// host refused every result holding one.
+	elemWritten := func(s map[string]any, p string) {
+		pt, _ := s["type"].(string)
+		if w := writtenAs(jsonField{typ: typ.Elem()}); w != "" && knownType(pt) && !fitsWritten(w, pt) {
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but HandleFunc's result type %v writes it from an element of %s, of type %v, as a JSON %s: the host would refuse every result that has one",
+				t.Name, p, pt, out, goValue(goPath, "the result"), typ.Elem(), w))
+		}
+	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8 || typ.Kind() == reflect.Array) {
+		elemWritten(items, path+"*")
 		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
@@ -198,15 +219,18 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		props, _ := schema["properties"].(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(props)) {
 			if ps, _ := props[k].(map[string]any); ps != nil {
+				elemWritten(ps, path+k)
 				checkReturnsAt(t, out, typ.Elem(), ps, path+k+"/", goPath+"["+strconv.Quote(k)+"].")
 			}
 		}
 		if ps, _ := schema["additionalProperties"].(map[string]any); ps != nil {
+			elemWritten(ps, path+"*")
 			checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
 		}
 		pp, _ := schema["patternProperties"].(map[string]any)
 		for _, p := range slices.Sorted(maps.Keys(pp)) {
 			if ps, _ := pp[p].(map[string]any); ps != nil {
+				elemWritten(ps, path+"*")
 				checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
 			}
 		}
@@ -265,6 +289,16 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
+}
+
+// goValue names the Go value at selector goPath ("Tags.", "Opts.Items[].")
+// in checkParams's and checkReturnsAt's panics: "field Tags", or top (the
+// params or the result itself) at the top.
+func goValue(goPath, top string) string {
+	if p := strings.TrimSuffix(goPath, "."); p != "" {
+		return "field " + p
+	}
+	return top
 }
 
 // knownType reports whether typ is a JSON Schema type other than null.
