@@ -75,6 +75,10 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
 			}
 		}
+		if why := formatFits(items, typ.Elem()); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+				t.Name, path+"*", items["format"], in, goValue(goPath, "the params"), typ.Elem(), why))
+		}
 		checkParams(t, in, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
@@ -149,9 +153,29 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
 		}
 	}
+	if why := formatFits(ps, f.typ); why != "" {
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+			t.Name, path+k, ps["format"], in, fieldName(typ, f), f.typ, why))
+	}
 	if !f.quoted {
 		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
 	}
+}
+
+// formatFits says why a string of the format schema s gives cannot decode
+// into Go type typ, or "": time.Time reads RFC 3339 date-time text only, so
+// a "date" or "time" property failed every call that sent one (its type
+// "string" fits).
+func formatFits(s map[string]any, typ reflect.Type) string {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	switch f, _ := s["format"].(string); {
+	case typ != timeType:
+	case f == "date" || f == "time" || f == "duration":
+		return fmt.Sprintf("time.Time's UnmarshalJSON reads an RFC 3339 date-time only (2006-01-02T15:04:05Z), never a %s: give the property the format \"date-time\", or the field the type string", f)
+	}
+	return ""
 }
 
 // fieldName names f, which takes a property of a value of Go type typ, in
