@@ -101,6 +101,24 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		return f, ok
 	}
 	props, _ := schema["properties"].(map[string]any)
+	req, _ := schema["required"].([]any)
+	if typ.Kind() == reflect.Map {
+		// A map with integer keys takes only members named by an
+		// integer of its key type: a property or required name that is
+		// not one failed every call that sent it.
+		names := slices.Sorted(maps.Keys(props))
+		for _, r := range req {
+			if p, ok := r.(string); ok {
+				names = append(names, p)
+			}
+		}
+		for _, k := range names {
+			if why := keyFits(typ.Key(), k); why != "" {
+				panic(fmt.Sprintf("aios: tool %s: its Parameters schema names a property %q, but HandleFunc's params type %v decodes it into %s, whose key type %v %s",
+					t.Name, path+k, in, goValue(goPath, "the params"), typ.Key(), why))
+			}
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		checkProperty(t, in, typ, fieldOf, path, k, props[k])
 	}
@@ -115,7 +133,6 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 			checkProperty(t, in, typ, fieldOf, path, "*", pp[p])
 		}
 	}
-	req, _ := schema["required"].([]any)
 	if typ.Kind() != reflect.Struct || len(req) == 0 {
 		return
 	}
@@ -136,6 +153,27 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
 			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
+}
+
+// keyFits says why encoding/json cannot decode a member named name into a
+// map key of type kt (an integer type, which takes a decimal integer in its
+// range only), or "".
+func keyFits(kt reflect.Type, name string) string {
+	if implementsAny(kt, textUnmarshaler) {
+		return "" // its UnmarshalText judges
+	}
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, err := strconv.ParseInt(name, 10, 64); err != nil || kt.OverflowInt(n) {
+			hi := int64(^uint64(0) >> (65 - kt.Bits()))
+			return fmt.Sprintf("takes a member named by a decimal integer from %d to %d only", -hi-1, hi)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if n, err := strconv.ParseUint(name, 10, 64); err != nil || kt.OverflowUint(n) {
+			return fmt.Sprintf("takes a member named by a decimal integer from 0 to %d only", ^uint64(0)>>(64-kt.Bits()))
+		}
+	}
+	return ""
 }
 
 // checkProperty is checkParams's check of the schema s of property k (of
