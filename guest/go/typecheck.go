@@ -524,11 +524,14 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 			if tag := f.Tag.Get("json"); tag == "-" {
 				continue
 			}
-			if in && f.Anonymous && !f.IsExported() && f.Type.Kind() == reflect.Pointer &&
-				f.Type.Elem().Kind() == reflect.Struct && f.Tag.Get("json") == "" && len(jsonFields(f.Type.Elem())) > 0 {
+			if tagName, _, _ := strings.Cut(f.Tag.Get("json"), ","); in && f.Anonymous && !f.IsExported() && f.Type.Kind() == reflect.Pointer &&
+				f.Type.Elem().Kind() == reflect.Struct && (tagName != "" || len(jsonFields(f.Type.Elem())) > 0) {
 				// encoding/json reads its fields, but cannot make
 				// the struct they live in: every call sending one of
-				// them failed as the caller's InvalidParams.
+				// them failed as the caller's InvalidParams; named by
+				// its tag, it is a field encoding/json panics setting
+				// ("reflect.Value.Set using value obtained using
+				// unexported field"), every call sending it crashed.
 				return fmt.Sprintf("embedded field %s is a pointer to an unexported struct, which encoding/json cannot set (\"cannot set embedded pointer to unexported struct\"): embed it by value, or export its type", f.Type)
 			}
 			if why := jsonTypeProblem(f.Type, in, seen); why != "" {
@@ -587,7 +590,10 @@ func jsonFields(t reflect.Type) []jsonField {
 					}
 					continue
 				}
-				if !f.IsExported() {
+				if !f.IsExported() && !(f.Anonymous && ft.Kind() == reflect.Struct) {
+					// An unexported embedded struct named by its tag
+					// (struct{ inner `json:"in"` }) is a field to
+					// encoding/json, which reads and writes it.
 					continue
 				}
 				tagged := name != ""
