@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/panicstack"
 	"github.com/aios-host/aios-host/registry"
@@ -68,13 +70,21 @@ func (p *Provider) Info() abi.ProviderInfo { return p.info }
 
 // Register adds a tool. It refuses an invalid tool name, a nil handler and a
 // second tool with the same name and version (as the registry counts
-// versions: no version is 1.0.0, 1.0.0+a is 1.0.0+b), naming the tool.
+// versions: no version is 1.0.0, 1.0.0+a is 1.0.0+b), and a version that is
+// not strict SemVer ("1.0", "v1.2.0"), naming the tool.
 func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	if err := abi.ValidateToolName(def.Name); err != nil {
 		return fmt.Errorf("provider %s: %w", p.info.ID, err)
 	}
 	if h == nil {
 		return fmt.Errorf("provider %s: tool %q has a nil handler", p.info.ID, def.Name)
+	}
+	if def.Version != "" {
+		// As the registry reads it; refused here, where the author wrote
+		// it, not when the host adds the whole provider.
+		if _, err := semver.StrictNewVersion(def.Version); err != nil {
+			return fmt.Errorf("provider %s: tool %q: version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0): %v", p.info.ID, def.Name, def.Version, err)
+		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
