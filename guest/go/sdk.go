@@ -276,6 +276,11 @@ func add(t Tool, h *handler, expanded bool) {
 		// registers it; the host named only the .wasm file.
 		panic("aios: " + err.Error())
 	}
+	if t.Version != "" && !strictSemver(t.Version) {
+		// The registry refused the whole module at load, naming the
+		// .wasm file; the JS and Python SDKs refuse it where declared.
+		panic(fmt.Sprintf("aios: tool %s: version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0, with an optional -pre-release and +build)", t.Name, t.Version))
+	}
 	h.version = t.Version
 	first := reg.handlers[t.Name]
 	if first != nil {
@@ -860,6 +865,63 @@ func panicStack() string {
 	return panicstack.Format(2, func(fn string) (skip, stop bool) { // past panicStack and run's recover
 		return strings.HasPrefix(fn, sdkPackage+".HandleFunc["), fn == sdkPackage+".run" // its typed wrapper; the SDK's caller
 	})
+}
+
+// strictSemver reports whether v is a strict SemVer 2.0.0 version, as the
+// registry reads a tool's (MAJOR.MINOR.PATCH, numbers without leading
+// zeros that fit 64 bits; a pre-release of dot-separated identifiers, a
+// numeric one without leading zeros; build metadata of dot-separated
+// identifiers), without regexp, which would grow every guest.
+func strictSemver(v string) bool {
+	v, build, hasBuild := strings.Cut(v, "+")
+	v, pre, hasPre := strings.Cut(v, "-")
+	core := strings.Split(v, ".")
+	if len(core) != 3 {
+		return false
+	}
+	for _, n := range core {
+		if !numericID(n) {
+			return false
+		}
+		if _, err := strconv.ParseUint(n, 10, 64); err != nil {
+			return false
+		}
+	}
+	ids := func(s string, pre bool) bool {
+		for _, id := range strings.Split(s, ".") {
+			if id == "" {
+				return false
+			}
+			digits := true
+			for i := 0; i < len(id); i++ {
+				c := id[i]
+				alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+				if !alnum {
+					return false
+				}
+				digits = digits && c >= '0' && c <= '9'
+			}
+			if pre && digits && !numericID(id) {
+				return false
+			}
+		}
+		return true
+	}
+	return (!hasPre || ids(pre, true)) && (!hasBuild || ids(build, false))
+}
+
+// numericID reports whether s is digits without a leading zero (0 itself
+// is one).
+func numericID(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128
