@@ -302,19 +302,27 @@ func clipInvalid(s string) string {
 // Copy returns v with its maps and slices (map[string]any, []any) copied
 // all the way down; other values are shared (the scalars of canonical
 // values are immutable). Normalize(Copy(v)) is a canonical value that
-// shares nothing with v.
-func Copy(v any) any {
+// shares nothing with v. Below MaxDepth levels nothing is copied: a value
+// that deep is one Normalize refuses, and one holding itself (a map put
+// inside itself) was copied for ever, a stack overflow that ended the
+// process (a native tool's error data, TestErrorDataCycleIsNotFatal).
+func Copy(v any) any { return copyValue(v, 0) }
+
+func copyValue(v any, depth int) any {
+	if depth > MaxDepth {
+		return v
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = Copy(e)
+			m[k] = copyValue(e, depth+1)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = Copy(e)
+			s[i] = copyValue(e, depth+1)
 		}
 		return s
 	}

@@ -139,10 +139,61 @@ type Handler func(c *Call, params any) (any, error)
 type RawHandler func(c *Call, params []byte, out []byte) ([]byte, error)
 
 type handler struct {
-	name  string
-	fn    Handler
-	raw   RawHandler
-	typed bool // HandleFunc's: its result goes by encoding/json's rules
+	name    string
+	version string // as registered ("" is the host's default, 1.0.0)
+	fn      Handler
+	raw     RawHandler
+	typed   bool       // HandleFunc's: its result goes by encoding/json's rules
+	others  []*handler // the name's other versions, on its first one's (reg.handlers's)
+}
+
+// defaultVersion is the version the host gives a tool that declares none
+// (registry.DefaultVersion), which it then sends in the ToolCall.
+const defaultVersion = "1.0.0"
+
+// sameVersion reports whether a registered version a is version b, no
+// version being the host's default.
+func sameVersion(a, b string) bool {
+	return a == b || a == "" && b == defaultVersion || a == defaultVersion && b == ""
+}
+
+// forVersion is the handler of h's name that serves version v (the exact
+// version the host resolved, in the ToolCall), or nil. With one version of
+// the name registered the version is not compared; with several and none
+// sent, the last registered serves, as a native provider's.
+func (h *handler) forVersion(v []byte) *handler {
+	if len(h.others) == 0 {
+		return h
+	}
+	var s []byte
+	if len(v) > 0 {
+		s, _ = wire.StringBytes(v)
+	}
+	if len(s) == 0 {
+		return h.others[len(h.others)-1]
+	}
+	if sameVersion(h.version, string(s)) {
+		return h
+	}
+	for _, o := range h.others {
+		if sameVersion(o.version, string(s)) {
+			return o
+		}
+	}
+	return nil
+}
+
+// versions lists the versions of h's name, for a NotFound.
+func (h *handler) versions() string {
+	vs := make([]string, 0, 1+len(h.others))
+	for _, x := range append([]*handler{h}, h.others...) {
+		v := x.version
+		if v == "" {
+			v = defaultVersion
+		}
+		vs = append(vs, v)
+	}
+	return strings.Join(vs, ", ")
 }
 
 type registry struct {
@@ -215,21 +266,44 @@ func HandleRaw(t Tool, h RawHandler) { add(t, &handler{name: t.Name, raw: h}, fa
 
 // add registers t, served by h; expanded says t's schemas have been read
 // by schemaValue already (HandleFunc's, which checks its types against them).
+// A name may be registered at several versions (docs/abi.md: a name@version
+// is unique in the module), each call served by the version it names; a
+// second registration of a name without versions panicked, "tool a
+// registered twice", though the host loads such a module.
 func add(t Tool, h *handler, expanded bool) {
 	if err := validToolName(t.Name); err != nil {
 		// Refused here, where the guest's stack names the line that
 		// registers it; the host named only the .wasm file.
 		panic("aios: " + err.Error())
 	}
-	if _, dup := reg.handlers[t.Name]; dup {
-		panic("aios: tool " + t.Name + " registered twice")
+	if t.Version != "" && !strictSemver(t.Version) {
+		// The registry refused the whole module at load, naming the
+		// .wasm file; the JS and Python SDKs refuse it where declared.
+		panic(fmt.Sprintf("aios: tool %s: version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0, with an optional -pre-release and +build)", t.Name, t.Version))
+	}
+	h.version = t.Version
+	first := reg.handlers[t.Name]
+	if first != nil {
+		for _, o := range append([]*handler{first}, first.others...) {
+			if sameVersion(o.version, t.Version) {
+				v, why := t.Version, ""
+				if v == "" || o.version == "" {
+					v, why = defaultVersion, " (no version is "+defaultVersion+", the host's default)"
+				}
+				panic("aios: tool " + t.Name + "@" + v + " registered twice" + why)
+			}
+		}
 	}
 	if !expanded {
 		t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 		t.Returns = schemaValue(t.Name, "Returns", t.Returns)
 	}
 	reg.tools = append(reg.tools, t)
-	reg.handlers[t.Name] = h
+	if first != nil {
+		first.others = append(first.others, h)
+	} else {
+		reg.handlers[t.Name] = h
+	}
 }
 
 // HandleFunc registers a typed tool: params are decoded into In with
@@ -245,7 +319,9 @@ func add(t Tool, h *handler, expanded bool) {
 // field for a property t.Parameters requires or a property's schema type
 // cannot decode into its field (nested objects and arrays' items too), or
 // when Out is a struct that encoding/json writes without a property
-// t.Returns requires (at any depth) or leaves it out when empty.
+// t.Returns requires (at any depth) or leaves it out when empty, or writes
+// a property, an array's items or a map's members as a JSON type other
+// than t.Returns gives them.
 func HandleFunc[In, Out any](t Tool, fn func(c *Call, in In) (Out, error)) {
 	t.Parameters = schemaValue(t.Name, "Parameters", t.Parameters)
 	t.Returns = schemaValue(t.Name, "Returns", t.Returns)
@@ -605,7 +681,6 @@ func serve(msg []byte) []byte {
 			if h == nil {
 				return wire.AppendError(reg.out[:0], NotFound, "this guest has no tool "+string(name), nil)
 			}
-			c.Tool = h.name
 		case "params":
 			params = v
 		case "id":
@@ -630,6 +705,13 @@ func serve(msg []byte) []byte {
 	if h == nil {
 		return wire.AppendError(reg.out[:0], InvalidRequest, "the call names no tool", nil)
 	}
+	if v := h.forVersion(version); v != nil {
+		h = v
+	} else {
+		vs, _ := wire.StringBytes(version)
+		return wire.AppendError(reg.out[:0], NotFound, fmt.Sprintf("this guest has no tool %s version %q (it serves %s)", h.name, vs, h.versions()), nil)
+	}
+	c.Tool = h.name
 	strs := &reg.strs
 	if h.raw != nil {
 		strs = nil // views of msg (RawHandler)
@@ -783,6 +865,63 @@ func panicStack() string {
 	return panicstack.Format(2, func(fn string) (skip, stop bool) { // past panicStack and run's recover
 		return strings.HasPrefix(fn, sdkPackage+".HandleFunc["), fn == sdkPackage+".run" // its typed wrapper; the SDK's caller
 	})
+}
+
+// strictSemver reports whether v is a strict SemVer 2.0.0 version, as the
+// registry reads a tool's (MAJOR.MINOR.PATCH, numbers without leading
+// zeros that fit 64 bits; a pre-release of dot-separated identifiers, a
+// numeric one without leading zeros; build metadata of dot-separated
+// identifiers), without regexp, which would grow every guest.
+func strictSemver(v string) bool {
+	v, build, hasBuild := strings.Cut(v, "+")
+	v, pre, hasPre := strings.Cut(v, "-")
+	core := strings.Split(v, ".")
+	if len(core) != 3 {
+		return false
+	}
+	for _, n := range core {
+		if !numericID(n) {
+			return false
+		}
+		if _, err := strconv.ParseUint(n, 10, 64); err != nil {
+			return false
+		}
+	}
+	ids := func(s string, pre bool) bool {
+		for _, id := range strings.Split(s, ".") {
+			if id == "" {
+				return false
+			}
+			digits := true
+			for i := 0; i < len(id); i++ {
+				c := id[i]
+				alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+				if !alnum {
+					return false
+				}
+				digits = digits && c >= '0' && c <= '9'
+			}
+			if pre && digits && !numericID(id) {
+				return false
+			}
+		}
+		return true
+	}
+	return (!hasPre || ids(pre, true)) && (!hasBuild || ids(build, false))
+}
+
+// numericID reports whether s is digits without a leading zero (0 itself
+// is one).
+func numericID(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // validToolName checks name by the host's rule (abi.ToolNamePattern: 1-128

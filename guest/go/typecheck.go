@@ -66,6 +66,19 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		return
 	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+		// The items' own type too: only their properties were judged,
+		// and a []int under items of type "string" failed every call
+		// that sent one as the caller's InvalidParams.
+		if it, _ := items["type"].(string); it != "" {
+			if why := fieldFits(it, jsonField{typ: typ.Elem()}); why != "" {
+				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
+			}
+		}
+		if why := formatFits(items, typ.Elem()); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+				t.Name, path+"*", items["format"], in, goValue(goPath, "the params"), typ.Elem(), why))
+		}
 		checkParams(t, in, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
@@ -88,6 +101,24 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		return f, ok
 	}
 	props, _ := schema["properties"].(map[string]any)
+	req, _ := schema["required"].([]any)
+	if typ.Kind() == reflect.Map {
+		// A map with integer keys takes only members named by an
+		// integer of its key type: a property or required name that is
+		// not one failed every call that sent it.
+		names := slices.Sorted(maps.Keys(props))
+		for _, r := range req {
+			if p, ok := r.(string); ok {
+				names = append(names, p)
+			}
+		}
+		for _, k := range names {
+			if why := keyFits(typ.Key(), k); why != "" {
+				panic(fmt.Sprintf("aios: tool %s: its Parameters schema names a property %q, but HandleFunc's params type %v decodes it into %s, whose key type %v %s",
+					t.Name, path+k, in, goValue(goPath, "the params"), typ.Key(), why))
+			}
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		checkProperty(t, in, typ, fieldOf, path, k, props[k])
 	}
@@ -102,7 +133,6 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 			checkProperty(t, in, typ, fieldOf, path, "*", pp[p])
 		}
 	}
-	req, _ := schema["required"].([]any)
 	if typ.Kind() != reflect.Struct || len(req) == 0 {
 		return
 	}
@@ -125,6 +155,27 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 	}
 }
 
+// keyFits says why encoding/json cannot decode a member named name into a
+// map key of type kt (an integer type, which takes a decimal integer in its
+// range only), or "".
+func keyFits(kt reflect.Type, name string) string {
+	if implementsAny(kt, textUnmarshaler) {
+		return "" // its UnmarshalText judges
+	}
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, err := strconv.ParseInt(name, 10, 64); err != nil || kt.OverflowInt(n) {
+			hi := int64(^uint64(0) >> (65 - kt.Bits()))
+			return fmt.Sprintf("takes a member named by a decimal integer from %d to %d only", -hi-1, hi)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if n, err := strconv.ParseUint(name, 10, 64); err != nil || kt.OverflowUint(n) {
+			return fmt.Sprintf("takes a member named by a decimal integer from 0 to %d only", ^uint64(0)>>(64-kt.Bits()))
+		}
+	}
+	return ""
+}
+
 // checkProperty is checkParams's check of the schema s of property k (of
 // a value of Go type typ, whose fields fieldOf finds) against the Go
 // value that takes it; s other than a map schema is not judged.
@@ -140,9 +191,29 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
 		}
 	}
+	if why := formatFits(ps, f.typ); why != "" {
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+			t.Name, path+k, ps["format"], in, fieldName(typ, f), f.typ, why))
+	}
 	if !f.quoted {
 		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
 	}
+}
+
+// formatFits says why a string of the format schema s gives cannot decode
+// into Go type typ, or "": time.Time reads RFC 3339 date-time text only, so
+// a "date" or "time" property failed every call that sent one (its type
+// "string" fits).
+func formatFits(s map[string]any, typ reflect.Type) string {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	switch f, _ := s["format"].(string); {
+	case typ != timeType:
+	case f == "date" || f == "time" || f == "duration":
+		return fmt.Sprintf("time.Time's UnmarshalJSON reads an RFC 3339 date-time only (2006-01-02T15:04:05Z), never a %s: give the property the format \"date-time\", or the field the type string", f)
+	}
+	return ""
 }
 
 // fieldName names f, which takes a property of a value of Go type typ, in
@@ -188,7 +259,19 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	if typ == nil || implementsAny(typ, jsonMarshaler, textMarshaler) {
 		return
 	}
+	// elemWritten panics when schema s gives the elements of typ (an
+	// array's items, a map's members), at path p, a type encoding/json
+	// never writes them as: only their properties were judged, and the
+	// host refused every result holding one.
+	elemWritten := func(s map[string]any, p string) {
+		pt, _ := s["type"].(string)
+		if w := writtenAs(jsonField{typ: typ.Elem()}); w != "" && knownType(pt) && !fitsWritten(w, pt) {
+			panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but HandleFunc's result type %v writes it from an element of %s, of type %v, as a JSON %s: the host would refuse every result that has one",
+				t.Name, p, pt, out, goValue(goPath, "the result"), typ.Elem(), w))
+		}
+	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8 || typ.Kind() == reflect.Array) {
+		elemWritten(items, path+"*")
 		checkReturnsAt(t, out, typ.Elem(), items, path+"*/", goPath+"[].")
 		return
 	}
@@ -198,15 +281,18 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		props, _ := schema["properties"].(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(props)) {
 			if ps, _ := props[k].(map[string]any); ps != nil {
+				elemWritten(ps, path+k)
 				checkReturnsAt(t, out, typ.Elem(), ps, path+k+"/", goPath+"["+strconv.Quote(k)+"].")
 			}
 		}
 		if ps, _ := schema["additionalProperties"].(map[string]any); ps != nil {
+			elemWritten(ps, path+"*")
 			checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
 		}
 		pp, _ := schema["patternProperties"].(map[string]any)
 		for _, p := range slices.Sorted(maps.Keys(pp)) {
 			if ps, _ := pp[p].(map[string]any); ps != nil {
+				elemWritten(ps, path+"*")
 				checkReturnsAt(t, out, typ.Elem(), ps, path+"*/", goPath+"[*].")
 			}
 		}
@@ -265,6 +351,16 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			checkReturnsAt(t, out, f.typ, ps, path+k+"/", goPath+f.goName+".")
 		}
 	}
+}
+
+// goValue names the Go value at selector goPath ("Tags.", "Opts.Items[].")
+// in checkParams's and checkReturnsAt's panics: "field Tags", or top (the
+// params or the result itself) at the top.
+func goValue(goPath, top string) string {
+	if p := strings.TrimSuffix(goPath, "."); p != "" {
+		return "field " + p
+	}
+	return top
 }
 
 // knownType reports whether typ is a JSON Schema type other than null.
@@ -428,11 +524,14 @@ func jsonTypeProblem(t reflect.Type, in bool, seen map[reflect.Type]bool) string
 			if tag := f.Tag.Get("json"); tag == "-" {
 				continue
 			}
-			if in && f.Anonymous && !f.IsExported() && f.Type.Kind() == reflect.Pointer &&
-				f.Type.Elem().Kind() == reflect.Struct && f.Tag.Get("json") == "" && len(jsonFields(f.Type.Elem())) > 0 {
+			if tagName, _, _ := strings.Cut(f.Tag.Get("json"), ","); in && f.Anonymous && !f.IsExported() && f.Type.Kind() == reflect.Pointer &&
+				f.Type.Elem().Kind() == reflect.Struct && (tagName != "" || len(jsonFields(f.Type.Elem())) > 0) {
 				// encoding/json reads its fields, but cannot make
 				// the struct they live in: every call sending one of
-				// them failed as the caller's InvalidParams.
+				// them failed as the caller's InvalidParams; named by
+				// its tag, it is a field encoding/json panics setting
+				// ("reflect.Value.Set using value obtained using
+				// unexported field"), every call sending it crashed.
 				return fmt.Sprintf("embedded field %s is a pointer to an unexported struct, which encoding/json cannot set (\"cannot set embedded pointer to unexported struct\"): embed it by value, or export its type", f.Type)
 			}
 			if why := jsonTypeProblem(f.Type, in, seen); why != "" {
@@ -491,7 +590,10 @@ func jsonFields(t reflect.Type) []jsonField {
 					}
 					continue
 				}
-				if !f.IsExported() {
+				if !f.IsExported() && !(f.Anonymous && ft.Kind() == reflect.Struct) {
+					// An unexported embedded struct named by its tag
+					// (struct{ inner `json:"in"` }) is a field to
+					// encoding/json, which reads and writes it.
 					continue
 				}
 				tagged := name != ""

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/panicstack"
 	"github.com/aios-host/aios-host/registry"
@@ -67,7 +69,9 @@ func (p *Provider) table() *table {
 func (p *Provider) Info() abi.ProviderInfo { return p.info }
 
 // Register adds a tool. It refuses an invalid tool name, a nil handler and a
-// second tool with the same name and version, naming the tool.
+// second tool with the same name and version (as the registry counts
+// versions: no version is 1.0.0, 1.0.0+a is 1.0.0+b), and a version that is
+// not strict SemVer ("1.0", "v1.2.0"), naming the tool.
 func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	if err := abi.ValidateToolName(def.Name); err != nil {
 		return fmt.Errorf("provider %s: %w", p.info.ID, err)
@@ -75,12 +79,25 @@ func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	if h == nil {
 		return fmt.Errorf("provider %s: tool %q has a nil handler", p.info.ID, def.Name)
 	}
+	if def.Version != "" {
+		// As the registry reads it; refused here, where the author wrote
+		// it, not when the host adds the whole provider.
+		if _, err := semver.StrictNewVersion(def.Version); err != nil {
+			return fmt.Errorf("provider %s: tool %q: version %q is not a strict SemVer version (want MAJOR.MINOR.PATCH such as 1.2.0): %v", p.info.ID, def.Name, def.Version, err)
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	old := p.table()
 	for _, t := range old.byName[def.Name] {
 		if t.def.Version == def.Version {
 			return fmt.Errorf("provider %s: tool %q version %q is registered twice", p.info.ID, def.Name, def.Version)
+		}
+		// One version to the registry, which refused the provider when
+		// the host added it, far from the line that registered it.
+		if versionKey(t.def.Version) == versionKey(def.Version) {
+			return fmt.Errorf("provider %s: tool %q version %q is registered twice: versions %q and %q are one (no version is %s, the registry's default; build metadata makes no other version)",
+				p.info.ID, def.Name, versionKey(def.Version), t.def.Version, def.Version, registry.DefaultVersion)
 		}
 	}
 	nt := &table{byName: make(map[string][]*tool, len(old.byName)+1)}
@@ -93,6 +110,16 @@ func (p *Provider) Register(def abi.ToolDef, h Handler) error {
 	nt.reg = reg
 	p.tab.Store(nt)
 	return nil
+}
+
+// versionKey is the version v is to the registry: no version is its
+// default, and build metadata is not compared.
+func versionKey(v string) string {
+	if v == "" {
+		return registry.DefaultVersion
+	}
+	v, _, _ = strings.Cut(v, "+")
+	return v
 }
 
 // MustRegister is Register for tool definitions written as literals in
