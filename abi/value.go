@@ -302,31 +302,51 @@ func clipInvalid(s string) string {
 // Copy returns v with its maps and slices (map[string]any, []any) copied
 // all the way down; other values are shared (the scalars of canonical
 // values are immutable). Normalize(Copy(v)) is a canonical value that
-// shares nothing with v. Below MaxDepth levels nothing is copied: a value
-// that deep is one Normalize refuses, and one holding itself (a map put
-// inside itself) was copied for ever, a stack overflow that ended the
-// process (a native tool's error data, TestErrorDataCycleIsNotFatal).
-func Copy(v any) any { return copyValue(v, 0) }
+// shares nothing with v. A value nested deeper than MaxDepth is copied
+// down its first path that deep only, ending there in an empty list where
+// the first container too deep is, so that Normalize refuses the copy as
+// it would refuse v, at that path: one holding itself (a map put inside itself) was copied
+// for ever, a stack overflow that ended the process (a native tool's
+// error data, TestErrorDataCycleIsNotFatal), and copying each path to the
+// limit did not end for one held under two of its own members (2^512
+// paths: TestCopyOfWideCycleEnds).
+func Copy(v any) any {
+	c, _ := copyValue(v, 0)
+	return c
+}
 
-func copyValue(v any, depth int) any {
-	if depth > MaxDepth {
-		return v
-	}
+// copyValue is Copy at depth; false when v is nested past MaxDepth (the
+// copy is then cut as Copy says).
+func copyValue(v any, depth int) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
+		if depth > MaxDepth {
+			return []any{}, false
+		}
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = copyValue(e, depth+1)
+			c, ok := copyValue(e, depth+1)
+			m[k] = c
+			if !ok {
+				return m, false
+			}
 		}
-		return m
+		return m, true
 	case []any:
+		if depth > MaxDepth {
+			return []any{}, false
+		}
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = copyValue(e, depth+1)
+			c, ok := copyValue(e, depth+1)
+			s[i] = c
+			if !ok {
+				return s[:i+1], false
+			}
 		}
-		return s
+		return s, true
 	}
-	return v
+	return v, true
 }
 
 func normUint(u uint64) any {
