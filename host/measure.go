@@ -19,9 +19,16 @@ func measure(v any, _ int) (size int, canonical bool) {
 
 const maxMeasureDepth = 512
 
+// tooDeep is measureDepth's size of a value nested deeper than
+// maxMeasureDepth: over any limit. The walk ends at the first such path:
+// it went on along every other member, and a map held under two of its
+// own keys (a Go tool's result) had 2^512 paths to walk — the call never
+// ended (TestWideCycleInResultEnds).
+const tooDeep = math.MaxInt32
+
 func measureDepth(v any, depth int) (int, bool) {
 	if depth > maxMeasureDepth {
-		return 0, false
+		return tooDeep, false
 	}
 	switch x := v.(type) {
 	case nil:
@@ -49,6 +56,9 @@ func measureDepth(v any, depth int) (int, bool) {
 		n, ok := 2+len(x), true
 		for _, e := range x {
 			s, c := measureDepth(e, depth+1)
+			if s == tooDeep {
+				return tooDeep, false
+			}
 			n += s
 			ok = ok && c
 		}
@@ -57,6 +67,9 @@ func measureDepth(v any, depth int) (int, bool) {
 		n, ok := 2+len(x), true
 		for k, e := range x {
 			s, c := measureDepth(e, depth+1)
+			if s == tooDeep {
+				return tooDeep, false
+			}
 			n += s + jsonenc.QuotedLen(k) + 1
 			ok = ok && c && abi.ValidUTF8(k)
 		}
