@@ -13,20 +13,40 @@ import (
 // integers; 24 bytes per float) and whether it is already canonical
 // (see abi.IsCanonical). Values nested deeper than abi allows are reported
 // as non-canonical so Normalize refuses them with a path.
-func measure(v any, _ int) (size int, canonical bool) {
-	return measureDepth(v, 0)
+//
+// The walk ends once the size passes limit (and then says non-canonical,
+// what was not walked being unknown: Normalize, bounded by limit, decides):
+// a Go value sharing its members (each level holding the one below under
+// two keys) has as many paths as 2 to its depth, and walking each one to
+// refuse it as too large did not end (TestSharedSubvaluesResultEnds).
+func measure(v any, limit int) (size int, canonical bool) {
+	if limit <= 0 {
+		limit = math.MaxInt
+	}
+	m := measurer{limit: limit}
+	size, canonical = m.walk(v, 0)
+	if m.cut {
+		return size, false
+	}
+	return size, canonical
+}
+
+// measurer is measure's walk: the size passed limit (cut) ends it.
+type measurer struct {
+	n, limit int
+	cut      bool
 }
 
 const maxMeasureDepth = 512
 
-// tooDeep is measureDepth's size of a value nested deeper than
+// tooDeep is measurer.walk's size of a value nested deeper than
 // maxMeasureDepth: over any limit. The walk ends at the first such path:
 // it went on along every other member, and a map held under two of its
 // own keys (a Go tool's result) had 2^512 paths to walk — the call never
 // ended (TestWideCycleInResultEnds).
 const tooDeep = math.MaxInt32
 
-func measureDepth(v any, depth int) (int, bool) {
+func (m *measurer) walk(v any, depth int) (int, bool) {
 	if depth > maxMeasureDepth {
 		return tooDeep, false
 	}
@@ -42,6 +62,11 @@ func measureDepth(v any, depth int) (int, bool) {
 		// At its JSON length: a control character is six bytes there
 		// (\u0001), and counted as one a string passed a limit of
 		// encoded JSON at six times its size.
+		if m.n += len(x); m.n > m.limit {
+			// (a string shared many times over is read once each time)
+			m.cut = true
+			return tooDeep, false
+		}
 		return jsonenc.QuotedLen(x), abi.ValidUTF8(x)
 	case int64:
 		return intLen(x), true
@@ -54,8 +79,12 @@ func measureDepth(v any, depth int) (int, bool) {
 		return 24, !math.IsNaN(x) && !math.IsInf(x, 0)
 	case []any:
 		n, ok := 2+len(x), true
+		if m.n += 2 + len(x); m.n > m.limit {
+			m.cut = true
+			return tooDeep, false
+		}
 		for _, e := range x {
-			s, c := measureDepth(e, depth+1)
+			s, c := m.walk(e, depth+1)
 			if s == tooDeep {
 				return tooDeep, false
 			}
@@ -65,8 +94,12 @@ func measureDepth(v any, depth int) (int, bool) {
 		return n, ok
 	case map[string]any:
 		n, ok := 2+len(x), true
+		if m.n += 2 + len(x); m.n > m.limit {
+			m.cut = true
+			return tooDeep, false
+		}
 		for k, e := range x {
-			s, c := measureDepth(e, depth+1)
+			s, c := m.walk(e, depth+1)
 			if s == tooDeep {
 				return tooDeep, false
 			}

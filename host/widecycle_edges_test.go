@@ -46,3 +46,35 @@ func TestWideCycleInResultEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedSubvaluesResultEnds: a Go tool's result of maps sharing
+// their members (each level holding the one below under two keys, 64
+// levels: 2^64 paths, no cycle) was measured path by path, for good,
+// before the size limit refused it. Measuring stops once past the limit.
+func TestSharedSubvaluesResultEnds(t *testing.T) {
+	te := newTestHost(t, func(c *config.Config) { c.Limits.MaxResultBytes = 16 << 20 })
+	p := native.New(abi.ProviderInfo{ID: "org.test.dag"})
+	p.MustRegister(abi.ToolDef{Name: "dag"}, func(context.Context, any, abi.Env) (any, error) {
+		v := any("x")
+		for range 64 {
+			v = map[string]any{"a": v, "b": v}
+		}
+		return v, nil
+	})
+	if err := te.h.AddProvider(context.Background(), p, ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := te.h.Call(context.Background(), &abi.ToolCall{Caller: "alice", Tool: "dag", Params: map[string]any{}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if abi.CodeOf(err) != abi.TooLarge {
+			t.Errorf("a result of 2^64 paths: %v, want TooLarge", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a result of 2^64 paths did not end")
+	}
+}
