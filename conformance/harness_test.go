@@ -87,6 +87,7 @@ var behaviours = []struct {
 }{
 	{"echo-types", echoTypes},
 	{"add", addTwo},
+	{"add-whole-floats", addWholeFloats},
 	{"tool-error", toolError},
 	{"invalid-params", invalidParams},
 	{"capability-denied", capabilityDenied},
@@ -341,6 +342,41 @@ func addTwo(ctx context.Context, h *host.Host) error {
 			return fmt.Errorf("add %d+%d returned %s, want an error (no 64-bit integer holds the sum)", tc.a, tc.b, short(got))
 		default:
 			return fmt.Errorf("add %d+%d returned %s, want %v", tc.a, tc.b, short(got), tc.want)
+		}
+	}
+	return nil
+}
+
+// addWholeFloats: add's operands given as whole floats — integers by JSON
+// Schema's "integer" (2.0 is one), which the host validates as such and
+// which JSON-RPC clients (`{"a": 2.0}`), Python callers and the host's own
+// float64s send — give the exact integer sum, or an error where the
+// runtime's integers cannot take them: never a float, never a rounded sum
+// (the python provider answered 2^53 given as a float plus 1 with the
+// float 2^53, and 1e15 + 1 with the float 1.000000000000001e15).
+func addWholeFloats(ctx context.Context, h *host.Host) error {
+	for _, tc := range []struct {
+		a, b any
+		want any
+		may  bool // an error is right too
+	}{
+		{2.0, int64(3), int64(5), false},
+		{1e15, int64(1), int64(1e15 + 1), false},
+		{-1e15, -2.0, int64(-1e15 - 2), false},
+		{float64(1 << 53), int64(1), int64(1<<53 + 1), true}, // a float in exponent form to a JSON peer
+		{float64(1 << 60), float64(1 << 60), int64(1 << 61), true},
+	} {
+		got, err := call(ctx, h, "tester", "add", map[string]any{"a": tc.a, "b": tc.b}, 0)
+		switch {
+		case err == nil && reflect.DeepEqual(got, map[string]any{"sum": tc.want}):
+		case err != nil && tc.may:
+			if abi.CodeOf(err) == abi.Internal {
+				return fmt.Errorf("add %v+%v: %v, want the provider's error", tc.a, tc.b, err)
+			}
+		case err != nil:
+			return fmt.Errorf("add %v+%v: %v, want %v", tc.a, tc.b, err, tc.want)
+		default:
+			return fmt.Errorf("add %v+%v returned %s, want the integer %v", tc.a, tc.b, short(got), tc.want)
 		}
 	}
 	return nil

@@ -23,7 +23,10 @@ class Conformance:
           parameters={"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
                       "required": ["a", "b"], "additionalProperties": False})
     def add(self, params):
-        return {"sum": params["a"] + params["b"]}
+        # A whole float (2.0, 2**53 as a float) is an integer to the schema;
+        # int() of it is exact, where float arithmetic rounds past 2**53 and
+        # answers a float.
+        return {"sum": int(params["a"]) + int(params["b"])}
 
     @tool(name="fail", description="Fail with ProviderError carrying params.message",
           parameters={"message": {"type": "string"}})
