@@ -92,6 +92,7 @@ var behaviours = []struct {
 	{"invalid-params", invalidParams},
 	{"capability-denied", capabilityDenied},
 	{"timeout", timeoutThenServe},
+	{"timeout-huge", timeoutHuge},
 	{"crash", crashThenServe},
 	{"payload-1mib", payload1MiB},
 	{"nested-attenuated", nestedAttenuated},
@@ -431,6 +432,30 @@ func timeoutThenServe(ctx context.Context, h *host.Host) error {
 	}
 	if got, err := call(ctx, h, "tester", "sleep", map[string]any{"ms": int64(1)}, 0); err != nil || !reflect.DeepEqual(got, map[string]any{"slept": int64(1)}) {
 		return fmt.Errorf("a short sleep after the timeout: %s, %v", short(got), err)
+	}
+	return stillServes(ctx, h, "a timeout")
+}
+
+// timeoutHuge: sleep with the largest ms its schema takes that an int64
+// holds (2^53, where JS's numbers end, and 2^63-1) and a 300 ms deadline
+// ends in Timeout, as 600000 ms does: never a result before the ms passed
+// (the Go guest and the MCP server multiplied ms into a time.Duration that
+// wrapped negative, and answered {"slept": 9223372036854775807} at once),
+// never a ProviderError (JS added a BigInt to Date.now(), a TypeError;
+// Python's time.sleep raised OverflowError).
+func timeoutHuge(ctx context.Context, h *host.Host) error {
+	for _, ms := range []int64{1 << 53, math.MaxInt64} {
+		start := time.Now()
+		got, err := call(ctx, h, "tester", "sleep", map[string]any{"ms": ms}, 300*time.Millisecond)
+		if err == nil {
+			return fmt.Errorf("sleep %d ms returned %s after %v, want Timeout", ms, short(got), time.Since(start).Round(time.Millisecond))
+		}
+		if err := wantCode(err, abi.Timeout, ""); err != nil {
+			return fmt.Errorf("sleep %d ms: %v", ms, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			return fmt.Errorf("sleep %d ms: Timeout came after %v for a 300ms deadline", ms, d)
+		}
 	}
 	return stillServes(ctx, h, "a timeout")
 }
