@@ -87,10 +87,12 @@ var behaviours = []struct {
 }{
 	{"echo-types", echoTypes},
 	{"add", addTwo},
+	{"add-whole-floats", addWholeFloats},
 	{"tool-error", toolError},
 	{"invalid-params", invalidParams},
 	{"capability-denied", capabilityDenied},
 	{"timeout", timeoutThenServe},
+	{"timeout-huge", timeoutHuge},
 	{"crash", crashThenServe},
 	{"payload-1mib", payload1MiB},
 	{"nested-attenuated", nestedAttenuated},
@@ -346,6 +348,41 @@ func addTwo(ctx context.Context, h *host.Host) error {
 	return nil
 }
 
+// addWholeFloats: add's operands given as whole floats — integers by JSON
+// Schema's "integer" (2.0 is one), which the host validates as such and
+// which JSON-RPC clients (`{"a": 2.0}`), Python callers and the host's own
+// float64s send — give the exact integer sum, or an error where the
+// runtime's integers cannot take them: never a float, never a rounded sum
+// (the python provider answered 2^53 given as a float plus 1 with the
+// float 2^53, and 1e15 + 1 with the float 1.000000000000001e15).
+func addWholeFloats(ctx context.Context, h *host.Host) error {
+	for _, tc := range []struct {
+		a, b any
+		want any
+		may  bool // an error is right too
+	}{
+		{2.0, int64(3), int64(5), false},
+		{1e15, int64(1), int64(1e15 + 1), false},
+		{-1e15, -2.0, int64(-1e15 - 2), false},
+		{float64(1 << 53), int64(1), int64(1<<53 + 1), true}, // a float in exponent form to a JSON peer
+		{float64(1 << 60), float64(1 << 60), int64(1 << 61), true},
+	} {
+		got, err := call(ctx, h, "tester", "add", map[string]any{"a": tc.a, "b": tc.b}, 0)
+		switch {
+		case err == nil && reflect.DeepEqual(got, map[string]any{"sum": tc.want}):
+		case err != nil && tc.may:
+			if abi.CodeOf(err) == abi.Internal {
+				return fmt.Errorf("add %v+%v: %v, want the provider's error", tc.a, tc.b, err)
+			}
+		case err != nil:
+			return fmt.Errorf("add %v+%v: %v, want %v", tc.a, tc.b, err, tc.want)
+		default:
+			return fmt.Errorf("add %v+%v returned %s, want the integer %v", tc.a, tc.b, short(got), tc.want)
+		}
+	}
+	return nil
+}
+
 func toolError(ctx context.Context, h *host.Host) error {
 	_, err := call(ctx, h, "tester", "fail", map[string]any{"message": "the disk is on fire 🔥"}, 0)
 	return wantCode(err, abi.ProviderError, "the disk is on fire 🔥")
@@ -395,6 +432,30 @@ func timeoutThenServe(ctx context.Context, h *host.Host) error {
 	}
 	if got, err := call(ctx, h, "tester", "sleep", map[string]any{"ms": int64(1)}, 0); err != nil || !reflect.DeepEqual(got, map[string]any{"slept": int64(1)}) {
 		return fmt.Errorf("a short sleep after the timeout: %s, %v", short(got), err)
+	}
+	return stillServes(ctx, h, "a timeout")
+}
+
+// timeoutHuge: sleep with the largest ms its schema takes that an int64
+// holds (2^53, where JS's numbers end, and 2^63-1) and a 300 ms deadline
+// ends in Timeout, as 600000 ms does: never a result before the ms passed
+// (the Go guest and the MCP server multiplied ms into a time.Duration that
+// wrapped negative, and answered {"slept": 9223372036854775807} at once),
+// never a ProviderError (JS added a BigInt to Date.now(), a TypeError;
+// Python's time.sleep raised OverflowError).
+func timeoutHuge(ctx context.Context, h *host.Host) error {
+	for _, ms := range []int64{1 << 53, math.MaxInt64} {
+		start := time.Now()
+		got, err := call(ctx, h, "tester", "sleep", map[string]any{"ms": ms}, 300*time.Millisecond)
+		if err == nil {
+			return fmt.Errorf("sleep %d ms returned %s after %v, want Timeout", ms, short(got), time.Since(start).Round(time.Millisecond))
+		}
+		if err := wantCode(err, abi.Timeout, ""); err != nil {
+			return fmt.Errorf("sleep %d ms: %v", ms, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			return fmt.Errorf("sleep %d ms: Timeout came after %v for a 300ms deadline", ms, d)
+		}
 	}
 	return stillServes(ctx, h, "a timeout")
 }

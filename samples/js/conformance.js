@@ -23,7 +23,7 @@ aios.registerTool({ name: 'fail', parameters: obj({ message: { type: 'string' } 
 // sleep busy-waits: the deadline must interrupt running JS, not only awaits.
 aios.registerTool({ name: 'sleep', parameters: obj({ ms: { type: 'integer', minimum: 0 } }, ['ms']) },
   (params) => {
-    const end = Date.now() + params.ms;
+    const end = Date.now() + Number(params.ms); // a ms past 2^53 arrives as a BigInt
     while (Date.now() < end) { /* spin */ }
     return { slept: params.ms };
   });

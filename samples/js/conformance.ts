@@ -56,8 +56,14 @@ class Conformance {
     description: 'Returns {slept: ms} after at least ms milliseconds',
     parameters: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] },
   })
-  async sleep(params: { ms: number }) {
-    await new Promise((resolve) => setTimeout(resolve, params.ms));
+  async sleep(params: { ms: number | bigint }) {
+    // A ms past 2^53 arrives as a BigInt, and setTimeout waits at most
+    // 2^31-1 ms (a longer delay fires after 1 ms, as in node): wait in steps
+    // until the end.
+    const end = Date.now() + Number(params.ms);
+    for (let left = end - Date.now(); left > 0; left = end - Date.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, 2 ** 31 - 1)));
+    }
     return { slept: params.ms };
   }
 

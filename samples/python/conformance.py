@@ -23,7 +23,10 @@ class Conformance:
           parameters={"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
                       "required": ["a", "b"], "additionalProperties": False})
     def add(self, params):
-        return {"sum": params["a"] + params["b"]}
+        # A whole float (2.0, 2**53 as a float) is an integer to the schema;
+        # int() of it is exact, where float arithmetic rounds past 2**53 and
+        # answers a float.
+        return {"sum": int(params["a"]) + int(params["b"])}
 
     @tool(name="fail", description="Fail with ProviderError carrying params.message",
           parameters={"message": {"type": "string"}})
@@ -33,7 +36,10 @@ class Conformance:
     @tool(name="sleep", description="Return after params.ms milliseconds",
           parameters={"ms": {"type": "integer", "minimum": 0}})
     def sleep(self, params):
-        time.sleep(params["ms"] / 1000.0)
+        # time.sleep of more than about 2**63 ns raises OverflowError: sleep in steps.
+        end = time.monotonic() + params["ms"] / 1000.0
+        while (left := end - time.monotonic()) > 0:
+            time.sleep(min(left, 60.0))
         return {"slept": params["ms"]}
 
     @tool(name="crash", description="Kill the worker process", parameters={"type": "object"})

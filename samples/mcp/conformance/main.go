@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"time"
 
@@ -88,7 +89,13 @@ var tools = []entry{
 			if err := decode(req, &p); err != nil {
 				return nil, err
 			}
-			t := time.NewTimer(time.Duration(p.Ms) * time.Millisecond)
+			// ms times a millisecond past an int64 wrapped negative and
+			// fired at once: wait "forever" then.
+			d := time.Duration(math.MaxInt64)
+			if p.Ms < math.MaxInt64/int64(time.Millisecond) {
+				d = time.Duration(p.Ms) * time.Millisecond
+			}
+			t := time.NewTimer(d)
 			defer t.Stop()
 			select {
 			case <-t.C:

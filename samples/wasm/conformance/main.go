@@ -6,6 +6,7 @@
 package main
 
 import (
+	"math"
 	"time"
 
 	aios "github.com/aios-host/aios-host/guest/go"
@@ -55,8 +56,14 @@ func init() {
 		Description: "Busy-waits ms milliseconds of the guest's monotonic clock (fake unless Clock is granted).",
 		Parameters:  aios.Schema(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0}},"required":["ms"]}`),
 	}, func(c *aios.Call, in struct{ Ms int64 }) (map[string]any, error) {
+		// ms times a millisecond past an int64 wrapped negative and
+		// returned at once: wait "forever" then.
+		d := time.Duration(math.MaxInt64)
+		if in.Ms < math.MaxInt64/int64(time.Millisecond) {
+			d = time.Duration(in.Ms) * time.Millisecond
+		}
 		start := time.Now()
-		for time.Since(start) < time.Duration(in.Ms)*time.Millisecond {
+		for time.Since(start) < d {
 		}
 		return map[string]any{"slept": in.Ms}, nil
 	})

@@ -1524,9 +1524,13 @@ class Worker:
             self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, what))
         elif _is_int_note(what):
             self._error(cid, "InvalidResult", "tool %s returned %s at %s: %s" % (name, what, path, _INT_RANGE))
+        elif what.startswith("bytes ("):
+            # In json.dumps's words, as the JSON format refuses them (and a
+            # set or a Decimal in both): it read "bytes (bytes) at $.b" over
+            # MessagePack alone (TestBytesResultAlike).
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: Object of type %s is not JSON serializable (at %s)%s" % (name, what[len("bytes ("):-1], path, _BYTES_HINT))
         else:
-            hint = _BYTES_HINT if what.startswith("bytes (") else ""
-            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s%s" % (name, what, path, hint))
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s at %s" % (name, what, path))
 
     def _repack_result(self, cid, name, r, e):
         """The result frame of r after the packer refused it with e, or
