@@ -1,0 +1,146 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/abi"
+)
+
+// The WASI functions the host defines itself on wasmtime (clock_time_get,
+// clock_res_get, random_get, poll_oneoff: wasmtime_wasi.go) are there to
+// answer as wazero's do, so that the same guest sees the same answers on
+// both engines. These tests run a guest on every engine compiled in and
+// compare each engine's numbers with wazero's (edgeEngines[0]).
+
+// wasiNumbersWAT is a guest whose aios_call runs body and returns the
+// numbers body passed to $put, as {"value":[...]}. imports are WASI
+// function imports; memory 200..1000 is scratch for body.
+func wasiNumbersWAT(imports, body string) string {
+	d, reg := watData(1024, edgeReg)
+	return fmt.Sprintf(`(module
+  %s
+  (memory (export "memory") 3)
+  (global $heap (mut i32) (i32.const 8192))
+  (global $out (mut i32) (i32.const 0))
+  %s
+  (func (export "aios_alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $heap))
+    (global.set $heap (i32.and (i32.add (i32.add (local.get $p) (local.get $n)) (i32.const 7)) (i32.const -8)))
+    (local.get $p))
+  (func (export "aios_register") (result i64) (i64.const %d))
+  (func $ch (param $c i32)
+    (i32.store8 (global.get $out) (local.get $c))
+    (global.set $out (i32.add (global.get $out) (i32.const 1))))
+  ;; $put appends v in decimal and a comma.
+  (func $put (param $v i64) (local $len i32) (local $i i32)
+    (if (i64.lt_s (local.get $v) (i64.const 0)) (then
+      (call $ch (i32.const 45))
+      (local.set $v (i64.sub (i64.const 0) (local.get $v)))))
+    (loop $l
+      (i32.store8 (i32.add (i32.const 7000) (local.get $len))
+        (i32.wrap_i64 (i64.add (i64.const 48) (i64.rem_u (local.get $v) (i64.const 10)))))
+      (local.set $len (i32.add (local.get $len) (i32.const 1)))
+      (local.set $v (i64.div_u (local.get $v) (i64.const 10)))
+      (br_if $l (i64.ne (local.get $v) (i64.const 0))))
+    (local.set $i (local.get $len))
+    (loop $m
+      (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+      (call $ch (i32.load8_u (i32.add (i32.const 7000) (local.get $i))))
+      (br_if $m (i32.gt_s (local.get $i) (i32.const 0))))
+    (call $ch (i32.const 44)))
+  (data (i32.const 100000) "{\"value\":[")
+  (func (export "aios_call") (param $p i32) (param $n i32) (result i64)
+    (global.set $heap (i32.const 8192))
+    (global.set $out (i32.const 100010))
+    %s
+    (call $put (i64.const 0))
+    (global.set $out (i32.sub (global.get $out) (i32.const 1)))
+    (call $ch (i32.const 93)) (call $ch (i32.const 125))
+    (i64.or (i64.const 0x000186a000000000) (i64.extend_i32_u (i32.sub (global.get $out) (i32.const 100000)))))
+)`, imports, d, reg, body)
+}
+
+// wasiNumbers runs body once on each engine and returns each engine's
+// numbers (the trailing 0 the guest adds left off).
+func wasiNumbers(t *testing.T, cfg Config, imports, body string) map[string][]int64 {
+	t.Helper()
+	path := buildWAT(t, wasiNumbersWAT(imports, body))
+	out := map[string][]int64{}
+	for _, e := range edgeEngines {
+		p, err := e.load(t, cfg, abi.Source{Path: path})
+		if err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		v, err := p.Call(ctx, &abi.ToolCall{Tool: "t"}, newFakeEnv(p, 3))
+		cancel()
+		p.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		list, ok := v.([]any)
+		if !ok || len(list) == 0 {
+			t.Fatalf("%s: result %#v, want a list of numbers", e.name, v)
+		}
+		var nums []int64
+		for _, x := range list[:len(list)-1] {
+			n, ok := wasiNumber(x)
+			if !ok {
+				t.Fatalf("%s: result %#v holds %#v, not an integer", e.name, v, x)
+			}
+			nums = append(nums, n)
+		}
+		out[e.name] = nums
+	}
+	return out
+}
+
+func wasiNumber(x any) (int64, bool) {
+	switch n := x.(type) {
+	case int64:
+		return n, true
+	case uint64:
+		return int64(n), true
+	case float64:
+		return int64(n), float64(int64(n)) == n
+	case json.Number:
+		v, err := n.Int64()
+		return v, err == nil
+	}
+	return 0, false
+}
+
+// sameAsWazero fails t for each engine whose numbers are not wazero's.
+func sameAsWazero(t *testing.T, what string, got map[string][]int64) {
+	t.Helper()
+	ref := got[edgeEngines[0].name]
+	for _, e := range edgeEngines[1:] {
+		if !slices.Equal(got[e.name], ref) {
+			t.Errorf("%s: %s %v, %s %v: want the same", what, e.name, got[e.name], edgeEngines[0].name, ref)
+		}
+	}
+}
+
+const wasiClockResImport = `(import "wasi_snapshot_preview1" "clock_res_get" (func $clock_res_get (param i32 i32) (result i32)))`
+
+// clock_res_get said 1 µs for the monotonic clock on wasmtime, where
+// wazero says 1 ns (its virtual clock's and the real one's resolution),
+// the fake or the real clock alike.
+func TestClockResolutionSameOnBothEngines(t *testing.T) {
+	body := `(i64.store (i32.const 200) (i64.const -1))
+    (call $put (i64.extend_i32_u (call $clock_res_get (i32.const 0) (i32.const 200))))
+    (call $put (i64.load (i32.const 200)))
+    (i64.store (i32.const 200) (i64.const -1))
+    (call $put (i64.extend_i32_u (call $clock_res_get (i32.const 1) (i32.const 200))))
+    (call $put (i64.load (i32.const 200)))`
+	for _, clock := range []string{"fake", "real"} {
+		got := wasiNumbers(t, Config{PoolSize: 1, Clock: clock}, wasiClockResImport, body)
+		sameAsWazero(t, "clock "+clock+": clock_res_get(realtime), clock_res_get(monotonic)", got)
+	}
+}
