@@ -144,3 +144,41 @@ func TestClockResolutionSameOnBothEngines(t *testing.T) {
 		sameAsWazero(t, "clock "+clock+": clock_res_get(realtime), clock_res_get(monotonic)", got)
 	}
 }
+
+const wasiPollImport = `(import "wasi_snapshot_preview1" "poll_oneoff" (func $poll_oneoff (param i32 i32 i32 i32) (result i32)))`
+
+// pollSub is WAT storing subscription i (48 bytes from 400) with
+// userdata i+7, tag, and the u32 at its offset 16 (a clock id or an fd);
+// a clock's timeout (ns) and flags follow at 24 and 40.
+func pollSub(i int, tag byte, idOrFd int32, timeout int64, flags uint16) string {
+	at := 400 + 48*i
+	return fmt.Sprintf(`(i64.store (i32.const %d) (i64.const %d))
+    (i32.store8 (i32.const %d) (i32.const %d))
+    (i32.store (i32.const %d) (i32.const %d))
+    (i64.store (i32.const %d) (i64.const %d))
+    (i32.store16 (i32.const %d) (i32.const %d))
+    `, at, i+7, at+8, tag, at+16, idOrFd, at+24, timeout, at+40, flags)
+}
+
+// pollBody polls n subscriptions (events from 700) and puts the errno.
+func pollBody(n int) string {
+	return fmt.Sprintf(`(call $put (i64.extend_i32_u (call $poll_oneoff (i32.const 400) (i32.const 700) (i32.const %d) (i32.const 200))))`, n)
+}
+
+// A clock subscription with the abstime flag was served on wasmtime (a
+// sleep to that time); wazero answers ENOTSUP for the whole poll_oneoff, so
+// a guest that worked on wasmtime failed on wazero, the default engine.
+func TestPollAbsoluteTimeSameOnBothEngines(t *testing.T) {
+	for _, clock := range []string{"fake", "real"} {
+		for _, tc := range []struct {
+			name, subs string
+			n          int
+		}{
+			{"abstime alone", pollSub(0, 0, 1, 1000, 1), 1},
+			{"abstime after a relative sleep", pollSub(0, 0, 1, 1000, 0) + pollSub(1, 0, 0, 1000, 1), 2},
+		} {
+			got := wasiNumbers(t, Config{PoolSize: 1, Clock: clock}, wasiPollImport, tc.subs+pollBody(tc.n))
+			sameAsWazero(t, "clock "+clock+": "+tc.name+": poll_oneoff's errno", got)
+		}
+	}
+}
