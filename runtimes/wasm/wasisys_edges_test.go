@@ -182,3 +182,64 @@ func TestPollAbsoluteTimeSameOnBothEngines(t *testing.T) {
 		}
 	}
 }
+
+const wasiClockImport = `(import "wasi_snapshot_preview1" "clock_time_get" (func $clock_time_get (param i32 i64 i32) (result i32)))`
+
+// A poll_oneoff without a clock subscription whose fd subscriptions are
+// all answered at once (an fd_write one on stdout, an fd_read one on an fd
+// not open: poll() of stdout for POLLOUT, of a closed fd) returns at once
+// on wasmtime. On wazero it slept for ever: wazero's poll_oneoff sleeps
+// its "no timeout", math.MaxInt64 ns, then — with a real clock to the
+// call's deadline (and returned then: the call took its whole deadline),
+// with the fake one the virtual monotonic clock jumped 292 years and
+// wrapped negative.
+func TestPollWithoutClockReturnsAtOnce(t *testing.T) {
+	const deadline = 4 * time.Second
+	// The monotonic clock before and after; poll_oneoff's errno and the
+	// event's.
+	body := `(drop (call $clock_time_get (i32.const 1) (i64.const 0) (i32.const 300)))
+    (call $put (i64.load (i32.const 300)))
+    ` + pollBody(1) + `
+    (call $put (i64.load16_u (i32.const 708)))
+    (drop (call $clock_time_get (i32.const 1) (i64.const 0) (i32.const 300)))
+    (call $put (i64.load (i32.const 300)))`
+	for _, clock := range []string{"fake", "real"} {
+		for _, tc := range []struct {
+			name string
+			sub  string
+		}{
+			{"fd_write on stdout", pollSub(0, 2, 1, 0, 0)},
+			{"fd_read on an fd not open", pollSub(0, 1, 5, 0, 0)},
+		} {
+			path := buildWAT(t, wasiNumbersWAT(wasiPollImport+wasiClockImport, tc.sub+body))
+			for _, e := range edgeEngines {
+				p, err := e.load(t, Config{PoolSize: 1, Clock: clock}, abi.Source{Path: path})
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				v, err := p.Call(ctx, &abi.ToolCall{Tool: "t"}, newFakeEnv(p, 3))
+				took := time.Since(start)
+				cancel()
+				p.Close()
+				if err != nil {
+					t.Errorf("%s, clock %s, %s: %v", e.name, clock, tc.name, err)
+					continue
+				}
+				if took > deadline/2 {
+					t.Errorf("%s, clock %s, %s: the call took %v of its %v deadline: poll_oneoff slept", e.name, clock, tc.name, took.Round(time.Millisecond), deadline)
+				}
+				list, _ := v.([]any)
+				if len(list) != 5 {
+					t.Fatalf("%s: result %#v", e.name, v)
+				}
+				before, _ := wasiNumber(list[0])
+				after, _ := wasiNumber(list[3])
+				if d := after - before; d < 0 || d > int64(deadline) {
+					t.Errorf("%s, clock %s, %s: the monotonic clock moved %d ns across poll_oneoff (from %d to %d)", e.name, clock, tc.name, d, before, after)
+				}
+			}
+		}
+	}
+}
