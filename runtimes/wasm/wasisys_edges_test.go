@@ -243,3 +243,42 @@ func TestPollWithoutClockReturnsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// poll_oneoff's fd subscriptions are answered as on wazero: an fd_read on
+// stdin (empty: reading it returns at once, at its end), stdout or stderr
+// is ready (errno 0), after the other events; an fd_write on them is
+// ENOTSUP; an fd not open is EBADF, and a negative one EBADF for the whole
+// call. On wasmtime every fd event said ENOTSUP, so poll() of stdin said
+// POLLERR there and POLLIN on wazero.
+func TestPollFdEventsSameOnBothEngines(t *testing.T) {
+	// poll_oneoff's errno, nevents, and each event's userdata, errno and
+	// type.
+	events := func(n int) string {
+		s := `(call $put (i64.load32_u (i32.const 200)))`
+		for i := range n {
+			at := 700 + 32*i
+			s += fmt.Sprintf(` (call $put (i64.load (i32.const %d))) (call $put (i64.load16_u (i32.const %d))) (call $put (i64.load8_u (i32.const %d)))`, at, at+8, at+10)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name, subs string
+		n          int
+	}{
+		{"fd_read stdin", pollSub(0, 1, 0, 0, 0), 1},
+		{"fd_read stdout", pollSub(0, 1, 1, 0, 0), 1},
+		{"fd_read stderr", pollSub(0, 1, 2, 0, 0), 1},
+		{"fd_read fd 5", pollSub(0, 1, 5, 0, 0), 1},
+		{"fd_read fd -1", pollSub(0, 1, -1, 0, 0), 1},
+		{"fd_write stdin", pollSub(0, 2, 0, 0, 0), 1},
+		{"fd_write stdout", pollSub(0, 2, 1, 0, 0), 1},
+		{"fd_write fd 5", pollSub(0, 2, 5, 0, 0), 1},
+		{"fd_write fd -1", pollSub(0, 2, -1, 0, 0), 1},
+		{"fd_read stdin, clock", pollSub(0, 1, 0, 0, 0) + pollSub(1, 0, 1, 1000, 0), 2},
+		{"clock, fd_read stdin", pollSub(0, 0, 1, 1000, 0) + pollSub(1, 1, 0, 0, 0), 2},
+		{"fd_read stdin, fd_read fd 5, fd_write stdout", pollSub(0, 1, 0, 0, 0) + pollSub(1, 1, 5, 0, 0) + pollSub(2, 2, 1, 0, 0), 3},
+	} {
+		got := wasiNumbers(t, Config{PoolSize: 1}, wasiPollImport, tc.subs+pollBody(tc.n)+events(tc.n))
+		sameAsWazero(t, tc.name+": errno, nevents, events (userdata, errno, type)", got)
+	}
+}

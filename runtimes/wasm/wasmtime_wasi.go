@@ -27,6 +27,7 @@ import (
 // WASI errno values used here.
 const (
 	wasiESUCCESS = 0
+	wasiEBADF    = 8
 	wasiEFAULT   = 21
 	wasiEINVAL   = 28
 	wasiENOTSUP  = 58
@@ -168,7 +169,14 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 // pollOneoff serves clock subscriptions of a relative time (a sleep: none
 // with a fake clock, else until the earliest timeout or the call's
 // deadline, whichever comes first; an absolute one is ENOTSUP, as on
-// wazero) and answers fd subscriptions with ENOTSUP at once.
+// wazero) and answers fd subscriptions at once, as wazero does for the
+// files a guest has (stdin, stdout, stderr; no preopens): an fd_read of
+// them is ready (stdin is empty: a read returns at once, at its end), its
+// event after the others; an fd_write is ENOTSUP; another fd is EBADF, a
+// negative one for the whole call. Every fd event said ENOTSUP here, so
+// poll() of stdin was POLLERR on wasmtime and POLLIN on wazero
+// (TestPollFdEventsSameOnBothEngines). As on wazero, the events are cleared
+// and nevents set to nsubs before the subscriptions are read.
 func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, neventsPtr uint64) int32 {
 	const subSize, evSize = 48, 32
 	if nsubs == 0 {
@@ -177,25 +185,42 @@ func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, ne
 	if !inMem(mem, in, nsubs*subSize) || !inMem(mem, out, nsubs*evSize) || !inMem(mem, neventsPtr, 4) {
 		return wasiEFAULT
 	}
+	clear(mem[out : out+nsubs*evSize])
+	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
 	s := p.sys
+	nev := uint64(0)
+	event := func(sub []byte, errno uint16) {
+		ev := mem[out+nev*evSize : out+(nev+1)*evSize]
+		copy(ev[0:8], sub[0:8]) // userdata
+		binary.LittleEndian.PutUint16(ev[8:], errno)
+		ev[10] = sub[8] // type
+		nev++
+	}
+	var stdioReads []uint64 // fd_read subscriptions of stdin, stdout, stderr: their events come last
 	sleep, fdReady := time.Duration(-1), false
 	for i := uint64(0); i < nsubs; i++ {
 		sub := mem[in+i*subSize : in+(i+1)*subSize]
-		ev := mem[out+i*evSize : out+(i+1)*evSize]
-		clear(ev)
-		copy(ev[0:8], sub[0:8]) // userdata
 		tag := sub[8]
-		ev[10] = tag
 		if tag > 2 {
 			return wasiEINVAL // as wazero: clock, fd_read and fd_write only
 		}
-		if tag == 0 && binary.LittleEndian.Uint16(sub[40:])&^1 != 0 {
-			return wasiEINVAL // flags other than abstime
-		}
 		if tag != 0 {
-			binary.LittleEndian.PutUint16(ev[8:], wasiENOTSUP)
+			fd := int32(binary.LittleEndian.Uint32(sub[16:]))
+			switch {
+			case fd < 0:
+				return wasiEBADF
+			case fd > 2:
+				event(sub, wasiEBADF)
+			case tag == 2:
+				event(sub, wasiENOTSUP)
+			default:
+				stdioReads = append(stdioReads, i)
+			}
 			fdReady = true
 			continue
+		}
+		if binary.LittleEndian.Uint16(sub[40:])&^1 != 0 {
+			return wasiEINVAL // flags other than abstime
 		}
 		if binary.LittleEndian.Uint16(sub[40:])&1 != 0 {
 			// As wazero: an absolute time (abstime) is not supported, for
@@ -204,12 +229,15 @@ func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, ne
 			// (TestPollAbsoluteTimeSameOnBothEngines).
 			return wasiENOTSUP
 		}
+		event(sub, wasiESUCCESS)
 		timeout := int64(binary.LittleEndian.Uint64(sub[24:]))
 		if d := time.Duration(max(timeout, 0)); sleep < 0 || d < sleep {
 			sleep = d
 		}
 	}
-	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
+	for _, i := range stdioReads {
+		event(mem[in+i*subSize:in+(i+1)*subSize], wasiESUCCESS)
+	}
 	if fdReady || sleep <= 0 {
 		return wasiESUCCESS
 	}
