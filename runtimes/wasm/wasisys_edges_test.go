@@ -282,3 +282,53 @@ func TestPollFdEventsSameOnBothEngines(t *testing.T) {
 		sameAsWazero(t, tc.name+": errno, nevents, events (userdata, errno, type)", got)
 	}
 }
+
+// Without the Clock grant each instance's wall clock starts at
+// 2022-01-01 (wazero's fake clock is one per instance, as its fake random
+// source is: TestFakeRandomSameOnBothEngines). On wasmtime the provider's
+// instances shared one, so a fresh instance read on from where the last
+// one had left it, and the same module read other times on the two
+// engines.
+func TestFakeWallClockPerInstanceOnBothEngines(t *testing.T) {
+	// The first call of an instance reads the wall clock twice, the next
+	// one traps (the instance is replaced).
+	body := `(if (global.get $calls) (then unreachable))
+    (global.set $calls (i32.const 1))
+    (drop (call $clock_time_get (i32.const 0) (i64.const 0) (i32.const 300)))
+    (call $put (i64.load (i32.const 300)))
+    (drop (call $clock_time_get (i32.const 0) (i64.const 0) (i32.const 300)))
+    (call $put (i64.load (i32.const 300)))`
+	src := wasiNumbersWAT(wasiClockImport+`(global $calls (mut i32) (i32.const 0))`, body)
+	var first []int64
+	for _, e := range edgeEngines {
+		p := edgeLoad(t, e, Config{PoolSize: 1}, src)
+		env := newFakeEnv(p, 3)
+		read := func() []int64 {
+			t.Helper()
+			v, err := call(p, env, "t", map[string]any{}, 10*time.Second)
+			if err != nil {
+				t.Fatalf("%s: %v", e.name, err)
+			}
+			var nums []int64
+			list, _ := v.([]any)
+			for _, x := range list {
+				n, _ := wasiNumber(x)
+				nums = append(nums, n)
+			}
+			return nums
+		}
+		v1 := read()
+		if _, err := call(p, env, "t", map[string]any{}, 10*time.Second); abi.CodeOf(err) != abi.ProviderCrashed {
+			t.Fatalf("%s: second call: %v, want the guest's trap", e.name, err)
+		}
+		v3 := read()
+		if !slices.Equal(v1, v3) {
+			t.Errorf("%s: a fresh instance read the wall clock %v, the first one %v: want the same", e.name, v3, v1)
+		}
+		if first == nil {
+			first = v1
+		} else if !slices.Equal(v1, first) {
+			t.Errorf("%s read the wall clock %v, %s %v: want the same", e.name, v1, edgeEngines[0].name, first)
+		}
+	}
+}

@@ -38,29 +38,38 @@ const wasiModule = "wasi_snapshot_preview1"
 // fakeEpochNanos is wazero's fake wall clock start (2022-01-01T00:00:00Z).
 const fakeEpochNanos = 1640995200000000000
 
-// wtSys is one provider's clocks and random source.
+// wtSys is one provider's clocks and random source. The fake wall clock
+// is each instance's (wtInstance.wallReads), as wazero makes one per
+// instance; the virtual monotonic clock is the provider's, as on wazero
+// (Provider.moduleConfig).
 type wtSys struct {
 	realClock, realRandom atomic.Bool
-	wall                  atomic.Int64 // the fake wall clock's last reading
 	mono                  virtualClock
 	start                 time.Time // the real monotonic clock's zero
 }
 
-func newWtSys() *wtSys {
-	s := &wtSys{start: time.Now()}
-	s.wall.Store(fakeEpochNanos - int64(time.Millisecond))
-	return s
-}
+func newWtSys() *wtSys { return &wtSys{start: time.Now()} }
 
-// now reads clock id (0 realtime, 1 monotonic); ok is false for others.
-func (s *wtSys) now(id int32) (int64, bool) {
+// now reads clock id (0 realtime, 1 monotonic) for the instance inst
+// finds (looked up only for the fake wall clock: Caller.Data takes
+// wasmtime-go's process-wide store lock); ok is false for other ids.
+func (s *wtSys) now(id int32, inst func() *wtInstance) (int64, bool) {
 	isReal := s.realClock.Load()
 	switch id {
 	case 0:
 		if isReal {
 			return time.Now().UnixNano(), true
 		}
-		return s.wall.Add(int64(time.Millisecond)), true
+		// wazero's fake wall clock: 2022-01-01 at an instance's first
+		// reading, 1 ms more at each. The provider's instances shared
+		// one here, so a fresh instance read on from where another had
+		// left it (TestFakeWallClockPerInstanceOnBothEngines).
+		i := inst()
+		if i == nil {
+			return fakeEpochNanos, true
+		}
+		i.wallReads++
+		return fakeEpochNanos + (i.wallReads-1)*int64(time.Millisecond), true
 	case 1:
 		if isReal {
 			return int64(time.Since(s.start)), true
@@ -115,7 +124,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	}
 	s := p.sys
 	if err := lk.FuncNew(wasiModule, "clock_time_get", ty(i32, i64, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
-		t, ok := s.now(a[0].I32())
+		t, ok := s.now(a[0].I32(), func() *wtInstance { inst, _ := c.Data().(*wtInstance); return inst })
 		if !ok {
 			return errno(wasiEINVAL) // as wazero: realtime and monotonic only
 		}
