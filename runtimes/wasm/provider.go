@@ -281,6 +281,9 @@ func (p *Provider) newInstance(ctx context.Context) (*instance, error) {
 	if p.realClock {
 		startDL, _ := ictx.Deadline()
 		cfg = cfg.WithNanosleep(func(ns int64) {
+			if ns == noClockSleep {
+				return
+			}
 			if self == nil { // the start function
 				ns = min(ns, max(int64(time.Until(startDL)), 0))
 			}

@@ -679,6 +679,7 @@ type wtInstance struct {
 	cancelled    bool        // the epoch callback stopped the guest for its caller
 	closing      bool        // the epoch callback stopped the guest's call for Loader.Close
 	fakeRand     *mrand.Rand // random_get's source without the Random grant (wasmtime_wasi.go)
+	wallReads    int64       // readings of its fake wall clock, without the Clock grant (wasmtime_wasi.go)
 }
 
 // newInstance makes an instance and runs its start (the start function

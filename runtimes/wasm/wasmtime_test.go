@@ -548,7 +548,7 @@ func TestWasmtimeClocksAndSleep(t *testing.T) {
 				t.Fatalf("real clock %v random %v, want %v false", sys.realClock.Load(), sys.realRandom.Load(), tc.real)
 			}
 			if !tc.real {
-				if w, _ := sys.now(0); w < fakeEpochNanos || w > fakeEpochNanos+int64(time.Hour) {
+				if w, _ := sys.now(0, func() *wtInstance { return &wtInstance{} }); w < fakeEpochNanos || w > fakeEpochNanos+int64(time.Hour) {
 					t.Fatalf("fake wall clock %d", w)
 				}
 			}

@@ -27,6 +27,7 @@ import (
 // WASI errno values used here.
 const (
 	wasiESUCCESS = 0
+	wasiEBADF    = 8
 	wasiEFAULT   = 21
 	wasiEINVAL   = 28
 	wasiENOTSUP  = 58
@@ -37,29 +38,38 @@ const wasiModule = "wasi_snapshot_preview1"
 // fakeEpochNanos is wazero's fake wall clock start (2022-01-01T00:00:00Z).
 const fakeEpochNanos = 1640995200000000000
 
-// wtSys is one provider's clocks and random source.
+// wtSys is one provider's clocks and random source. The fake wall clock
+// is each instance's (wtInstance.wallReads), as wazero makes one per
+// instance; the virtual monotonic clock is the provider's, as on wazero
+// (Provider.moduleConfig).
 type wtSys struct {
 	realClock, realRandom atomic.Bool
-	wall                  atomic.Int64 // the fake wall clock's last reading
 	mono                  virtualClock
 	start                 time.Time // the real monotonic clock's zero
 }
 
-func newWtSys() *wtSys {
-	s := &wtSys{start: time.Now()}
-	s.wall.Store(fakeEpochNanos - int64(time.Millisecond))
-	return s
-}
+func newWtSys() *wtSys { return &wtSys{start: time.Now()} }
 
-// now reads clock id (0 realtime, 1 monotonic); ok is false for others.
-func (s *wtSys) now(id int32) (int64, bool) {
+// now reads clock id (0 realtime, 1 monotonic) for the instance inst
+// finds (looked up only for the fake wall clock: Caller.Data takes
+// wasmtime-go's process-wide store lock); ok is false for other ids.
+func (s *wtSys) now(id int32, inst func() *wtInstance) (int64, bool) {
 	isReal := s.realClock.Load()
 	switch id {
 	case 0:
 		if isReal {
 			return time.Now().UnixNano(), true
 		}
-		return s.wall.Add(int64(time.Millisecond)), true
+		// wazero's fake wall clock: 2022-01-01 at an instance's first
+		// reading, 1 ms more at each. The provider's instances shared
+		// one here, so a fresh instance read on from where another had
+		// left it (TestFakeWallClockPerInstanceOnBothEngines).
+		i := inst()
+		if i == nil {
+			return fakeEpochNanos, true
+		}
+		i.wallReads++
+		return fakeEpochNanos + (i.wallReads-1)*int64(time.Millisecond), true
 	case 1:
 		if isReal {
 			return int64(time.Since(s.start)), true
@@ -114,7 +124,7 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	}
 	s := p.sys
 	if err := lk.FuncNew(wasiModule, "clock_time_get", ty(i32, i64, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
-		t, ok := s.now(a[0].I32())
+		t, ok := s.now(a[0].I32(), func() *wtInstance { inst, _ := c.Data().(*wtInstance); return inst })
 		if !ok {
 			return errno(wasiEINVAL) // as wazero: realtime and monotonic only
 		}
@@ -128,14 +138,22 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 		return err
 	}
 	if err := lk.FuncNew(wasiModule, "clock_res_get", ty(i32, i32), func(c *wt.Caller, a []wt.Val) ([]wt.Val, *wt.Trap) {
-		if id := a[0].I32(); id != 0 && id != 1 {
+		id := a[0].I32()
+		if id != 0 && id != 1 {
 			return errno(wasiEINVAL)
 		}
 		mem, ptr := callerMem(c, nil), uint64(uint32(a[1].I32()))
 		if !inMem(mem, ptr, 8) {
 			return errno(wasiEFAULT)
 		}
-		binary.LittleEndian.PutUint64(mem[ptr:], uint64(time.Microsecond))
+		// wazero's: 1 µs for the wall clock (fake or real), 1 ns for the
+		// monotonic one (virtual or real); the monotonic clock said 1 µs
+		// here (TestClockResolutionSameOnBothEngines).
+		res := time.Microsecond
+		if id == 1 {
+			res = time.Nanosecond
+		}
+		binary.LittleEndian.PutUint64(mem[ptr:], uint64(res))
 		return errno(wasiESUCCESS)
 	}); err != nil {
 		return err
@@ -157,9 +175,17 @@ func (p *wtProvider) defineWASISys(lk *wt.Linker) error {
 	})
 }
 
-// pollOneoff serves clock subscriptions (a sleep: none with a fake clock,
-// else until the earliest timeout or the call's deadline, whichever comes
-// first) and answers fd subscriptions with ENOTSUP at once.
+// pollOneoff serves clock subscriptions of a relative time (a sleep: none
+// with a fake clock, else until the earliest timeout or the call's
+// deadline, whichever comes first; an absolute one is ENOTSUP, as on
+// wazero) and answers fd subscriptions at once, as wazero does for the
+// files a guest has (stdin, stdout, stderr; no preopens): an fd_read of
+// them is ready (stdin is empty: a read returns at once, at its end), its
+// event after the others; an fd_write is ENOTSUP; another fd is EBADF, a
+// negative one for the whole call. Every fd event said ENOTSUP here, so
+// poll() of stdin was POLLERR on wasmtime and POLLIN on wazero
+// (TestPollFdEventsSameOnBothEngines). As on wazero, the events are cleared
+// and nevents set to nsubs before the subscriptions are read.
 func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, neventsPtr uint64) int32 {
 	const subSize, evSize = 48, 32
 	if nsubs == 0 {
@@ -168,42 +194,59 @@ func (p *wtProvider) pollOneoff(inst *wtInstance, mem []byte, in, out, nsubs, ne
 	if !inMem(mem, in, nsubs*subSize) || !inMem(mem, out, nsubs*evSize) || !inMem(mem, neventsPtr, 4) {
 		return wasiEFAULT
 	}
+	clear(mem[out : out+nsubs*evSize])
+	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
 	s := p.sys
+	nev := uint64(0)
+	event := func(sub []byte, errno uint16) {
+		ev := mem[out+nev*evSize : out+(nev+1)*evSize]
+		copy(ev[0:8], sub[0:8]) // userdata
+		binary.LittleEndian.PutUint16(ev[8:], errno)
+		ev[10] = sub[8] // type
+		nev++
+	}
+	var stdioReads []uint64 // fd_read subscriptions of stdin, stdout, stderr: their events come last
 	sleep, fdReady := time.Duration(-1), false
 	for i := uint64(0); i < nsubs; i++ {
 		sub := mem[in+i*subSize : in+(i+1)*subSize]
-		ev := mem[out+i*evSize : out+(i+1)*evSize]
-		clear(ev)
-		copy(ev[0:8], sub[0:8]) // userdata
 		tag := sub[8]
-		ev[10] = tag
 		if tag > 2 {
 			return wasiEINVAL // as wazero: clock, fd_read and fd_write only
 		}
-		if tag == 0 && binary.LittleEndian.Uint16(sub[40:])&^1 != 0 {
-			return wasiEINVAL // flags other than abstime
-		}
 		if tag != 0 {
-			binary.LittleEndian.PutUint16(ev[8:], wasiENOTSUP)
+			fd := int32(binary.LittleEndian.Uint32(sub[16:]))
+			switch {
+			case fd < 0:
+				return wasiEBADF
+			case fd > 2:
+				event(sub, wasiEBADF)
+			case tag == 2:
+				event(sub, wasiENOTSUP)
+			default:
+				stdioReads = append(stdioReads, i)
+			}
 			fdReady = true
 			continue
 		}
-		id := int32(binary.LittleEndian.Uint32(sub[16:]))
-		timeout := int64(binary.LittleEndian.Uint64(sub[24:]))
-		if binary.LittleEndian.Uint16(sub[40:])&1 != 0 { // absolute
-			now, ok := s.now(id)
-			if !ok {
-				binary.LittleEndian.PutUint16(ev[8:], wasiEINVAL)
-				fdReady = true
-				continue
-			}
-			timeout -= now
+		if binary.LittleEndian.Uint16(sub[40:])&^1 != 0 {
+			return wasiEINVAL // flags other than abstime
 		}
+		if binary.LittleEndian.Uint16(sub[40:])&1 != 0 {
+			// As wazero: an absolute time (abstime) is not supported, for
+			// the whole call. It was served here, so a guest that slept
+			// so on wasmtime failed on wazero, the default engine
+			// (TestPollAbsoluteTimeSameOnBothEngines).
+			return wasiENOTSUP
+		}
+		event(sub, wasiESUCCESS)
+		timeout := int64(binary.LittleEndian.Uint64(sub[24:]))
 		if d := time.Duration(max(timeout, 0)); sleep < 0 || d < sleep {
 			sleep = d
 		}
 	}
-	binary.LittleEndian.PutUint32(mem[neventsPtr:], uint32(nsubs))
+	for _, i := range stdioReads {
+		event(mem[in+i*subSize:in+(i+1)*subSize], wasiESUCCESS)
+	}
 	if fdReady || sleep <= 0 {
 		return wasiESUCCESS
 	}
