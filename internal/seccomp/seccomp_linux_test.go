@@ -68,6 +68,11 @@ func TestInstallProcess(t *testing.T) {
 		"other socket: permission denied",
 		"other setrlimit: operation not permitted",
 		"other getrlimit: ok",
+		"installer socketpair dgram: permission denied",
+		"installer socketpair raw: permission denied",
+		"installer socketpair inet: permission denied",
+		"installer socketpair stream: ok",
+		"installer socketpair seqpacket: ok",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("want %q; the helper said:\n%s", want, out)
@@ -128,6 +133,25 @@ func tryAll(who string) string {
 	// No kernel keyrings (the host user's keys are in them).
 	_, err = unix.KeyctlGetKeyringID(unix.KEY_SPEC_USER_KEYRING, false)
 	res("keyctl", err)
+	// Unix stream and seqpacket pairs only: a datagram socket sends to
+	// any unix socket by path (AF_UNIX SOCK_RAW is a datagram socket).
+	for _, c := range []struct {
+		name         string
+		domain, kind int
+	}{
+		{"dgram", unix.AF_UNIX, unix.SOCK_DGRAM | unix.SOCK_CLOEXEC},
+		{"raw", unix.AF_UNIX, unix.SOCK_RAW},
+		{"inet", unix.AF_INET, unix.SOCK_STREAM},
+		{"stream", unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC | unix.SOCK_NONBLOCK},
+		{"seqpacket", unix.AF_UNIX, unix.SOCK_SEQPACKET},
+	} {
+		fds, err := unix.Socketpair(c.domain, c.kind, 0)
+		if err == nil {
+			unix.Close(fds[0])
+			unix.Close(fds[1])
+		}
+		res("socketpair "+c.name, err)
+	}
 	var lim syscall.Rlimit
 	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	res("getrlimit", err)
