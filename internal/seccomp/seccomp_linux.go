@@ -4,7 +4,7 @@
 // processes (Python workers, JS workers): socket(2) and connect(2)
 // refused unless network is allowed, socketpair(2) for unix stream and
 // seqpacket pairs only, no user namespaces, no kernel
-// keyrings, no raising of
+// keyrings, no System V IPC, no raising of
 // resource limits, no io_uring, no other
 // architecture's system calls, and for a worker that writes no file no
 // change of a file's mode, owner, times or extended attributes; everything
@@ -42,7 +42,8 @@ const (
 // pairs;
 // unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
 // ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
-// EPERM (no kernel keyrings); setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// EPERM (no kernel keyrings), and so do the System V IPC calls (shmget,
+// shmat, msgget, semget and the rest); setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; with readOnly (a worker that writes no file) the calls that
 // change a file's mode, owner, times or extended attributes fail with
 // EPERM; everything else is allowed.
@@ -113,20 +114,38 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 	// host's user, so a worker that writes no file made one of that user
 	// anywhere world-writable (chmod 0777; fchmod of a file it may read),
 	// set its times or its extended attributes.
-	var meta []unix.SockFilter
-	if readOnly {
-		n := len(metaSyscalls)
-		for i, nr := range metaSyscalls {
+	// refuse makes each of nrs fail with ret.
+	refuse := func(nrs []uint32, ret uint32) []unix.SockFilter {
+		var out []unix.SockFilter
+		n := len(nrs)
+		for i, nr := range nrs {
 			jf := uint8(0)
 			if i == n-1 {
 				jf = 1 // past the return
 			}
-			meta = append(meta, jmp(bpfJeqK, nr, uint8(n-1-i), jf))
+			out = append(out, jmp(bpfJeqK, nr, uint8(n-1-i), jf))
 		}
 		if n > 0 {
-			meta = append(meta, st(bpfRetK, eperm))
+			out = append(out, st(bpfRetK, ret))
 		}
+		return out
 	}
+	var meta []unix.SockFilter
+	if readOnly {
+		meta = refuse(metaSyscalls, eperm)
+	}
+	// No System V IPC: its shared memory segments, message queues and
+	// semaphores are not files (Landlock does not cover them) and belong
+	// to the IPC namespace, which a worker shares with the host, while
+	// it runs as the host's user: a tool read a shared memory segment of
+	// that user (an X client's MIT-SHM image of a window, a database's)
+	// with shmctl(SHM_STAT) and shmat, and could write or remove it
+	// (TestNoSysVIPC).
+	meta = append(meta, refuse([]uint32{
+		unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL,
+		unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+		unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL,
+	}, eperm)...)
 	return append(append(append(append([]unix.SockFilter{
 		st(bpfLdWAbs, 4), // arch
 		jmp(bpfJeqK, arch, 1, 0),

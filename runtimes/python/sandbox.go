@@ -66,7 +66,7 @@ func (l Layers) Degraded() []string {
 		out = append(out, "landlock unavailable: "+l.LandlockErr+"; python workers can read the whole filesystem")
 	}
 	if !l.Seccomp {
-		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace), raise their resource limits, make user namespaces, read the kernel keyrings of the host's user and change the mode, times and extended attributes of that user's files")
+		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace), raise their resource limits, make user namespaces, read the kernel keyrings and the System V shared memory of the host's user and change the mode, times and extended attributes of that user's files")
 	}
 	if !l.NetNS {
 		out = append(out, "network namespace unavailable: "+l.NetNSErr+"; python workers share the host's network namespace")
