@@ -73,6 +73,14 @@ func (l Layers) Degraded() []string {
 	}
 	if !l.PIDNS {
 		out = append(out, "PID namespace unavailable: "+l.PIDNSErr+"; processes a python tool forks may outlive its worker")
+		// Only Landlock's scopes (ABI 6) and ptrace rule (every ABI)
+		// keep a worker off the processes it can name without one.
+		switch {
+		case l.Landlock == 0:
+			out = append(out, "PID namespace and Landlock unavailable: python workers can signal (kill) the host and every process of its user, and ptrace them where Yama's ptrace_scope allows")
+		case l.Landlock < 6:
+			out = append(out, fmt.Sprintf("PID namespace and Landlock signal scoping (ABI 6, Linux 6.12; this kernel has v%d) unavailable: python workers can signal (kill) the host and every process of its user", l.Landlock))
+		}
 	}
 	if !l.Rlimits {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")
