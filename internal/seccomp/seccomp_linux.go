@@ -2,8 +2,9 @@
 
 // Package seccomp builds and installs the seccomp filter of worker
 // processes (Python workers, JS workers): socket(2) and connect(2)
-// refused unless network is allowed, no user namespaces, no kernel
-// keyrings, no raising of
+// refused unless network is allowed, socketpair(2) for unix stream and
+// seqpacket pairs only, no user namespaces, no kernel
+// keyrings, no System V IPC, no raising of
 // resource limits, no io_uring, no other
 // architecture's system calls, and for a worker that writes no file no
 // change of a file's mode, owner, times or extended attributes; everything
@@ -37,9 +38,12 @@ const (
 // Program builds the filter: other architectures' syscalls
 // (and x32) fail with EPERM; socket(2) and connect(2) fail with EACCES
 // unless network is allowed, and then socket(2) still for AF_UNIX;
+// socketpair(2) fails with EACCES but for AF_UNIX stream and seqpacket
+// pairs;
 // unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
 // ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
-// EPERM (no kernel keyrings); setrlimit, prlimit64 with a new limit and io_uring_setup fail
+// EPERM (no kernel keyrings), and so do the System V IPC calls (shmget,
+// shmat, msgget, semget and the rest); setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; with readOnly (a worker that writes no file) the calls that
 // change a file's mode, owner, times or extended attributes fail with
 // EPERM; everything else is allowed.
@@ -65,7 +69,7 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 	// is the network, not the host's local sockets: its JSON-RPC socket
 	// takes the peer's uid — the host's — for the default agent, and the
 	// user's session bus or ssh-agent listen there too. socketpair(2) is
-	// another system call and stays allowed. Without network connect(2) is
+	// another system call (below). Without network connect(2) is
 	// refused too: a worker holds no socket of its own, but a Python
 	// worker with Network(host) holds TCP sockets the host connected for
 	// it, in the host's network namespace, and connect(AF_UNSPEC) would
@@ -85,25 +89,63 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 			st(bpfRetK, secRetAllow),
 		}
 	}
+	// socketpair(2): AF_UNIX SOCK_STREAM and SOCK_SEQPACKET pairs only
+	// (asyncio, multiprocessing.Pipe, subprocess use them), else EACCES.
+	// A datagram pair's socket sends to any unix socket by path
+	// (sendto(2) with an address, or connect(2) to another peer with
+	// Network), which Landlock does not cover: a worker without network
+	// wrote to a datagram socket of the host's machine (syslog's /dev/log,
+	// journald, sd_notify; TestNoDatagramSocketPair). A stream or
+	// seqpacket pair's sockets stay connected to each other (an address
+	// given to send is refused or ignored).
+	sock = append([]unix.SockFilter{
+		jmp(bpfJeqK, unix.SYS_SOCKETPAIR, 0, 8),
+		st(bpfLdWAbs, 16), // args[0] low word: the domain
+		jmp(bpfJeqK, unix.AF_UNIX, 0, 4),
+		st(bpfLdWAbs, 16+8), // args[1] low word: the type and its flags
+		st(unix.BPF_ALU|unix.BPF_AND|unix.BPF_K, 0xf),
+		jmp(bpfJeqK, unix.SOCK_STREAM, 2, 0),
+		jmp(bpfJeqK, unix.SOCK_SEQPACKET, 1, 0),
+		st(bpfRetK, eacces),
+		st(bpfRetK, secRetAllow),
+	}, sock...)
 	// With readOnly, no chmod, chown, utime or xattr calls: Landlock
 	// governs a file's contents and names only, and a worker runs as the
 	// host's user, so a worker that writes no file made one of that user
 	// anywhere world-writable (chmod 0777; fchmod of a file it may read),
 	// set its times or its extended attributes.
-	var meta []unix.SockFilter
-	if readOnly {
-		n := len(metaSyscalls)
-		for i, nr := range metaSyscalls {
+	// refuse makes each of nrs fail with ret.
+	refuse := func(nrs []uint32, ret uint32) []unix.SockFilter {
+		var out []unix.SockFilter
+		n := len(nrs)
+		for i, nr := range nrs {
 			jf := uint8(0)
 			if i == n-1 {
 				jf = 1 // past the return
 			}
-			meta = append(meta, jmp(bpfJeqK, nr, uint8(n-1-i), jf))
+			out = append(out, jmp(bpfJeqK, nr, uint8(n-1-i), jf))
 		}
 		if n > 0 {
-			meta = append(meta, st(bpfRetK, eperm))
+			out = append(out, st(bpfRetK, ret))
 		}
+		return out
 	}
+	var meta []unix.SockFilter
+	if readOnly {
+		meta = refuse(metaSyscalls, eperm)
+	}
+	// No System V IPC: its shared memory segments, message queues and
+	// semaphores are not files (Landlock does not cover them) and belong
+	// to the IPC namespace, which a worker shares with the host, while
+	// it runs as the host's user: a tool read a shared memory segment of
+	// that user (an X client's MIT-SHM image of a window, a database's)
+	// with shmctl(SHM_STAT) and shmat, and could write or remove it
+	// (TestNoSysVIPC).
+	meta = append(meta, refuse([]uint32{
+		unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL,
+		unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+		unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL,
+	}, eperm)...)
 	return append(append(append(append([]unix.SockFilter{
 		st(bpfLdWAbs, 4), // arch
 		jmp(bpfJeqK, arch, 1, 0),

@@ -68,6 +68,14 @@ func TestInstallProcess(t *testing.T) {
 		"other socket: permission denied",
 		"other setrlimit: operation not permitted",
 		"other getrlimit: ok",
+		"installer socketpair dgram: permission denied",
+		"installer socketpair raw: permission denied",
+		"installer socketpair inet: permission denied",
+		"installer socketpair stream: ok",
+		"installer socketpair seqpacket: ok",
+		"installer shmget: operation not permitted",
+		"other msgget: operation not permitted",
+		"other semget: operation not permitted",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("want %q; the helper said:\n%s", want, out)
@@ -128,6 +136,48 @@ func tryAll(who string) string {
 	// No kernel keyrings (the host user's keys are in them).
 	_, err = unix.KeyctlGetKeyringID(unix.KEY_SPEC_USER_KEYRING, false)
 	res("keyctl", err)
+	// Unix stream and seqpacket pairs only: a datagram socket sends to
+	// any unix socket by path (AF_UNIX SOCK_RAW is a datagram socket).
+	for _, c := range []struct {
+		name         string
+		domain, kind int
+	}{
+		{"dgram", unix.AF_UNIX, unix.SOCK_DGRAM | unix.SOCK_CLOEXEC},
+		{"raw", unix.AF_UNIX, unix.SOCK_RAW},
+		{"inet", unix.AF_INET, unix.SOCK_STREAM},
+		{"stream", unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC | unix.SOCK_NONBLOCK},
+		{"seqpacket", unix.AF_UNIX, unix.SOCK_SEQPACKET},
+	} {
+		fds, err := unix.Socketpair(c.domain, c.kind, 0)
+		if err == nil {
+			unix.Close(fds[0])
+			unix.Close(fds[1])
+		}
+		res("socketpair "+c.name, err)
+	}
+	// No System V IPC (the host user's shared memory segments are in
+	// the IPC namespace a worker shares). What is made is removed again.
+	for _, c := range []struct {
+		name     string
+		get, ctl uintptr
+		args     [3]uintptr
+	}{
+		{"shmget", unix.SYS_SHMGET, unix.SYS_SHMCTL, [3]uintptr{unix.IPC_PRIVATE, 4096, unix.IPC_CREAT | 0o600}},
+		{"msgget", unix.SYS_MSGGET, unix.SYS_MSGCTL, [3]uintptr{unix.IPC_PRIVATE, unix.IPC_CREAT | 0o600, 0}},
+		{"semget", unix.SYS_SEMGET, unix.SYS_SEMCTL, [3]uintptr{unix.IPC_PRIVATE, 1, unix.IPC_CREAT | 0o600}},
+	} {
+		id, _, e := unix.Syscall(c.get, c.args[0], c.args[1], c.args[2])
+		if e != 0 {
+			res(c.name, e)
+			continue
+		}
+		if c.name == "semget" {
+			_, _, _ = unix.Syscall(c.ctl, id, 0, unix.IPC_RMID)
+		} else {
+			_, _, _ = unix.Syscall(c.ctl, id, unix.IPC_RMID, 0)
+		}
+		res(c.name, nil)
+	}
 	var lim syscall.Rlimit
 	err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	res("getrlimit", err)

@@ -66,13 +66,21 @@ func (l Layers) Degraded() []string {
 		out = append(out, "landlock unavailable: "+l.LandlockErr+"; python workers can read the whole filesystem")
 	}
 	if !l.Seccomp {
-		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace), raise their resource limits, make user namespaces, read the kernel keyrings of the host's user and change the mode, times and extended attributes of that user's files")
+		out = append(out, "seccomp unavailable: "+l.SeccompErr+"; python workers can open sockets (unless in their own network namespace), raise their resource limits, make user namespaces, read the kernel keyrings and the System V shared memory of the host's user and change the mode, times and extended attributes of that user's files")
 	}
 	if !l.NetNS {
 		out = append(out, "network namespace unavailable: "+l.NetNSErr+"; python workers share the host's network namespace")
 	}
 	if !l.PIDNS {
 		out = append(out, "PID namespace unavailable: "+l.PIDNSErr+"; processes a python tool forks may outlive its worker")
+		// Only Landlock's scopes (ABI 6) and ptrace rule (every ABI)
+		// keep a worker off the processes it can name without one.
+		switch {
+		case l.Landlock == 0:
+			out = append(out, "PID namespace and Landlock unavailable: python workers can signal (kill) the host and every process of its user, and ptrace them where Yama's ptrace_scope allows")
+		case l.Landlock < 6:
+			out = append(out, fmt.Sprintf("PID namespace and Landlock signal scoping (ABI 6, Linux 6.12; this kernel has v%d) unavailable: python workers can signal (kill) the host and every process of its user", l.Landlock))
+		}
 	}
 	if !l.Rlimits {
 		out = append(out, "resource limits unavailable: "+l.RlimitsErr+"; python workers have no memory or CPU limit")

@@ -1739,6 +1739,36 @@ def _explain_sockets(socket, brokered):
         socket.create_connection = create_connection
 
 
+_SOCKETPAIR = ("the sandbox makes unix socket pairs of type SOCK_STREAM or SOCK_SEQPACKET only: a datagram "
+               "socket could send to any unix socket of the machine by its path (docs/python.md \"Sandbox\")")
+
+
+def _explain_socketpair(socket):
+    """socket.socketpair of a datagram pair (SOCK_DGRAM, or AF_UNIX's
+    SOCK_RAW), or of another family, fails with EACCES, which socketpair(2)
+    itself never returns (the seccomp rule, internal/seccomp): say why
+    instead of a bare "[Errno 13] Permission denied"."""
+    import errno
+    real = socket.socketpair
+
+    def socketpair(*args, **kwargs):
+        try:
+            return real(*args, **kwargs)
+        except PermissionError as e:
+            if e.errno != errno.EACCES:
+                raise
+            raise PermissionError(e.errno, "%s: socket.socketpair(): %s" % (e.strerror, _SOCKETPAIR)) from None
+
+    socketpair.__doc__ = real.__doc__
+    socket.socketpair = socketpair
+
+
+def _explain_socket_module(socket, no_network):
+    _explain_socketpair(socket)
+    if no_network:
+        _explain_sockets(socket, False)
+
+
 class _AfterImport(importlib.abc.MetaPathFinder):
     """Runs fn(module) right after the module name is first imported
     (the worker's asyncio hook, _asyncio_hook; the socket explanations).
@@ -2728,11 +2758,13 @@ def main():
     if broker_fd >= 0:
         _install_net_broker(w, broker_fd)
         _explain_sockets(sys.modules["socket"], True)
-    elif broker_fd == NO_NETWORK:
+        _explain_socketpair(sys.modules["socket"])
+    else:
+        no_network = broker_fd == NO_NETWORK
         if "socket" in sys.modules:
-            _explain_sockets(sys.modules["socket"], False)
+            _explain_socket_module(sys.modules["socket"], no_network)
         else:
-            sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_sockets(m, False)))
+            sys.meta_path.insert(0, _AfterImport("socket", lambda m: _explain_socket_module(m, no_network)))
     # An import that outlasts the startup timeout, a call its deadline: the
     # host sends SIGUSR2 for the stack, to name the line the import or the
     # tool was at; they said only "did not register within 10s"
