@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/internal/caps"
+	"github.com/aios-host/aios-host/internal/cloexec"
 	"github.com/aios-host/aios-host/internal/landlock"
 	"github.com/aios-host/aios-host/internal/proclimit"
 	"github.com/aios-host/aios-host/internal/seccomp"
@@ -53,6 +54,9 @@ type spawnJob struct {
 // worker inherits the confinement. It returns why confinement was not
 // possible ("" when it was, or was not asked for).
 func startWorker(cmd *exec.Cmd, confine bool) (degraded string, err error) {
+	// A descriptor the host inherited without close-on-exec passed to
+	// every worker (internal/cloexec).
+	cloexec.Stray()
 	key := ""
 	if confine {
 		key = cmd.Path

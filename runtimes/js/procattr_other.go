@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/aios-host/aios-host/internal/cloexec"
 )
 
 func workerProcAttr() *syscall.SysProcAttr { return nil }
@@ -17,6 +19,7 @@ func startWorker(cmd *exec.Cmd, confine bool) (string, error) {
 	if confine {
 		why = "worker confinement (Landlock) is Linux only"
 	}
+	cloexec.Stray() // (a descriptor the host inherited without close-on-exec)
 	return why, cmd.Start()
 }
 

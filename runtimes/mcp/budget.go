@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/aios-host/aios-host/internal/cloexec"
 	"github.com/aios-host/aios-host/internal/wire"
 )
 
@@ -221,6 +222,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 	if err != nil {
 		return nil, err
 	}
+	// A descriptor the host inherited without close-on-exec passed to
+	// every server (TestServerInheritsNoStrayFD).
+	cloexec.Stray()
 	start := t.cmd.Start
 	if t.sandbox != nil {
 		start = func() error { return startSandboxed(t.cmd, t.sandbox) }

@@ -5,12 +5,12 @@ package python
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/aios-host/aios-host/internal/caps"
+	"github.com/aios-host/aios-host/internal/cloexec"
 	"github.com/aios-host/aios-host/internal/landlock"
 	"github.com/aios-host/aios-host/internal/seccomp"
 )
@@ -75,7 +75,10 @@ func detectLayers() Layers {
 // offers, in its own process group. Resource limits are applied afterwards
 // by limit (before the worker's start gate opens).
 func spawn(s spawnSpec) (*os.Process, error) {
-	closeOnExecAll()
+	// A descriptor the host inherited without close-on-exec passed to
+	// every worker, read past Landlock, which checks only at open
+	// (TestWorkerInheritsNoStrayFD; internal/cloexec).
+	cloexec.Stray()
 	sys := &syscall.SysProcAttr{Setpgid: true}
 	attr := &os.ProcAttr{Dir: s.dir, Env: s.env, Files: s.files, Sys: sys}
 	if s.layers.Disabled {
@@ -123,31 +126,6 @@ func spawn(s spawnSpec) (*os.Process, error) {
 	})
 	r := <-ch
 	return r.p, r.err
-}
-
-// closeOnExecAll marks every descriptor of the host above stderr
-// close-on-exec. The host's own are (Go opens them so), but one it
-// inherited without the flag from whatever started it (a shell's
-// redirection, a launcher's leaked file or socket) was inherited by every
-// worker in turn: Go's fork passes the process's descriptors that lack the
-// flag besides the ones asked for, and an open descriptor is read past
-// Landlock, which checks only at open (TestWorkerInheritsNoStrayFD). The
-// descriptors a worker is given are put in place by the fork, which
-// clears the flag on them. Run unconfined: the fallback reads /proc.
-func closeOnExecAll() {
-	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err == nil {
-		return
-	}
-	// Before Linux 5.11: each descriptor listed in /proc/self/fd.
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
-			unix.CloseOnExec(fd)
-		}
-	}
 }
 
 // limit sets the worker's resource limits (no core dumps; memory and CPU
