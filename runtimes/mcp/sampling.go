@@ -94,7 +94,7 @@ func (f *inflight) pick() (flight, error) {
 // go-sdk sends a plain error with code 0, which is none of JSON-RPC's.
 // What the request itself gets wrong is -32602 (Invalid params), any
 // other refusal -32603 (Internal error), the reason its message.
-func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageWithToolsRequest) (*mcpsdk.CreateMessageWithToolsResult, error) {
 	res, err := s.sample(ctx, req)
 	var we *jsonrpc.Error
 	if err != nil && !errors.As(err, &we) {
@@ -104,7 +104,7 @@ func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageReq
 }
 
 // sample answers a server's sampling/createMessage.
-func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsRequest) (*mcpsdk.CreateMessageWithToolsResult, error) {
 	p := req.Params
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage without params"}
@@ -119,14 +119,21 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 		if m == nil {
 			continue
 		}
-		text, ok := m.Content.(*mcpsdk.TextContent)
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("messages[%d]: only text content can be sampled here (got %T)", i, m.Content)}
-		}
 		if len(p.Messages) > 1 {
 			fmt.Fprintf(&prompt, "%s: ", m.Role)
 		}
-		prompt.WriteString(text.Text)
+		// A message may hold several blocks (2025-11-25): its texts, one
+		// after the other, are its text.
+		for j, c := range m.Content {
+			text, ok := c.(*mcpsdk.TextContent)
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("messages[%d].content[%d]: only text content can be sampled here (got %T)", i, j, c)}
+			}
+			if j > 0 {
+				prompt.WriteByte('\n')
+			}
+			prompt.WriteString(text.Text)
+		}
 		prompt.WriteByte('\n')
 	}
 	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
@@ -157,5 +164,5 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	default:
 		stop = res.FinishReason // MCP's stopReason is open
 	}
-	return &mcpsdk.CreateMessageResult{Content: &mcpsdk.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
+	return &mcpsdk.CreateMessageWithToolsResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: res.Text}}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
 }
