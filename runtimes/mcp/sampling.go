@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -108,6 +109,11 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 	p := req.Params
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage without params"}
+	}
+	if p.MaxTokens < 0 || p.MaxTokens > math.MaxInt32 {
+		// The request's fault, said as such: the host's inference
+		// refuses it (InvalidParams), which came back as -32603.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("sampling/createMessage: maxTokens %d: want 0 (the backend's default) to %d", p.MaxTokens, math.MaxInt32)}
 	}
 	fl, err := s.calls.pick()
 	if err != nil {
