@@ -142,6 +142,11 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 		}
 		prompt.WriteByte('\n')
 	}
+	if !slices.ContainsFunc(p.Messages, func(m *mcpsdk.SamplingMessageV2) bool { return m != nil }) {
+		// Nothing to sample: the backend was asked to complete an
+		// empty prompt, on the caller's account.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage has no message to sample (params.messages holds none)"}
+	}
 	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
 	if p.Temperature != 0 {
 		t := p.Temperature
