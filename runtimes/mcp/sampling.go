@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -148,7 +149,7 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage has no message to sample (params.messages holds none)"}
 	}
 	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
-	if p.Temperature != 0 {
+	if p.Temperature != 0 || p.Meta[metaZeroTemperature] == true {
 		t := p.Temperature
 		cr.Temperature = &t
 	}
@@ -176,4 +177,44 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 		stop = res.FinishReason // MCP's stopReason is open
 	}
 	return &mcpsdk.CreateMessageWithToolsResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: res.Text}}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
+}
+
+// metaZeroTemperature marks, in a sampling request's _meta, a temperature
+// of 0 the server sent as such (markZeroTemperature): the go-sdk decodes
+// the temperature into a float64 whose zero is "not given", so a request
+// asking for 0 (an answer that must not vary) was sampled at the backend's
+// default temperature.
+const metaZeroTemperature = "org.aios/temperature-zero"
+
+// markZeroTemperature is a sampling/createMessage request's params with
+// metaZeroTemperature set in its _meta when its temperature is 0, else
+// params as they are. A stdio server's requests pass through it (idConn);
+// a URL server's connection is the go-sdk's own, so its temperature 0
+// is still taken for none.
+func markZeroTemperature(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params // the go-sdk says what is wrong with it
+	}
+	var t float64
+	if raw, ok := m["temperature"]; !ok || json.Unmarshal(raw, &t) != nil || t != 0 {
+		return params
+	}
+	var meta map[string]json.RawMessage
+	if raw, ok := m["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return params
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[metaZeroTemperature] = json.RawMessage("true")
+	var err error
+	if m["_meta"], err = json.Marshal(meta); err != nil {
+		return params
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return params
+	}
+	return b
 }
