@@ -340,9 +340,12 @@ func runFake(mode string) int {
 					"structuredContent": map[string]any{"sum": a + b}})
 			case "sample":
 				f.sampling = m.ID
-				f.send(map[string]any{"jsonrpc": "2.0", "id": "samp-1", "method": "sampling/createMessage",
-					"params": map[string]any{"maxTokens": 10, "systemPrompt": "be brief",
-						"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "say hi"}}}}})
+				params := any(map[string]any{"maxTokens": 10, "systemPrompt": "be brief",
+					"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "say hi"}}}})
+				if sp, ok := p.Arguments["params"]; ok {
+					params = sp // the test's own sampling params
+				}
+				f.send(map[string]any{"jsonrpc": "2.0", "id": "samp-1", "method": "sampling/createMessage", "params": params})
 			case "hang":
 				// never answers
 			case "die":

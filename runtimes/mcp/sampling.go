@@ -3,8 +3,10 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -94,7 +96,7 @@ func (f *inflight) pick() (flight, error) {
 // go-sdk sends a plain error with code 0, which is none of JSON-RPC's.
 // What the request itself gets wrong is -32602 (Invalid params), any
 // other refusal -32603 (Internal error), the reason its message.
-func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageWithToolsRequest) (*mcpsdk.CreateMessageWithToolsResult, error) {
 	res, err := s.sample(ctx, req)
 	var we *jsonrpc.Error
 	if err != nil && !errors.As(err, &we) {
@@ -104,10 +106,15 @@ func (s *server) sampleHandler(ctx context.Context, req *mcpsdk.CreateMessageReq
 }
 
 // sample answers a server's sampling/createMessage.
-func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (*mcpsdk.CreateMessageResult, error) {
+func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsRequest) (*mcpsdk.CreateMessageWithToolsResult, error) {
 	p := req.Params
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage without params"}
+	}
+	if p.MaxTokens < 0 || p.MaxTokens > math.MaxInt32 {
+		// The request's fault, said as such: the host's inference
+		// refuses it (InvalidParams), which came back as -32603.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("sampling/createMessage: maxTokens %d: want 0 (the backend's default) to %d", p.MaxTokens, math.MaxInt32)}
 	}
 	fl, err := s.calls.pick()
 	if err != nil {
@@ -119,18 +126,30 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 		if m == nil {
 			continue
 		}
-		text, ok := m.Content.(*mcpsdk.TextContent)
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("messages[%d]: only text content can be sampled here (got %T)", i, m.Content)}
-		}
 		if len(p.Messages) > 1 {
 			fmt.Fprintf(&prompt, "%s: ", m.Role)
 		}
-		prompt.WriteString(text.Text)
+		// A message may hold several blocks (2025-11-25): its texts, one
+		// after the other, are its text.
+		for j, c := range m.Content {
+			text, ok := c.(*mcpsdk.TextContent)
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("messages[%d].content[%d]: only text content can be sampled here (got %T)", i, j, c)}
+			}
+			if j > 0 {
+				prompt.WriteByte('\n')
+			}
+			prompt.WriteString(text.Text)
+		}
 		prompt.WriteByte('\n')
 	}
+	if !slices.ContainsFunc(p.Messages, func(m *mcpsdk.SamplingMessageV2) bool { return m != nil }) {
+		// Nothing to sample: the backend was asked to complete an
+		// empty prompt, on the caller's account.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage has no message to sample (params.messages holds none)"}
+	}
 	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
-	if p.Temperature != 0 {
+	if p.Temperature != 0 || p.Meta[metaZeroTemperature] == true {
 		t := p.Temperature
 		cr.Temperature = &t
 	}
@@ -157,5 +176,45 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageRequest) (
 	default:
 		stop = res.FinishReason // MCP's stopReason is open
 	}
-	return &mcpsdk.CreateMessageResult{Content: &mcpsdk.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
+	return &mcpsdk.CreateMessageWithToolsResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: res.Text}}, Model: res.Model, Role: "assistant", StopReason: stop}, nil
+}
+
+// metaZeroTemperature marks, in a sampling request's _meta, a temperature
+// of 0 the server sent as such (markZeroTemperature): the go-sdk decodes
+// the temperature into a float64 whose zero is "not given", so a request
+// asking for 0 (an answer that must not vary) was sampled at the backend's
+// default temperature.
+const metaZeroTemperature = "org.aios/temperature-zero"
+
+// markZeroTemperature is a sampling/createMessage request's params with
+// metaZeroTemperature set in its _meta when its temperature is 0, else
+// params as they are. A stdio server's requests pass through it (idConn);
+// a URL server's connection is the go-sdk's own, so its temperature 0
+// is still taken for none.
+func markZeroTemperature(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params // the go-sdk says what is wrong with it
+	}
+	var t float64
+	if raw, ok := m["temperature"]; !ok || json.Unmarshal(raw, &t) != nil || t != 0 {
+		return params
+	}
+	var meta map[string]json.RawMessage
+	if raw, ok := m["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return params
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[metaZeroTemperature] = json.RawMessage("true")
+	var err error
+	if m["_meta"], err = json.Marshal(meta); err != nil {
+		return params
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return params
+	}
+	return b
 }

@@ -392,7 +392,12 @@ func (s *server) serve() (connected bool, err error) {
 	}
 	if s.cfg.Sampling {
 		copts.Capabilities.Sampling = &mcpsdk.SamplingCapabilities{}
-		copts.CreateMessageHandler = s.sampleHandler
+		// The handler of requests with tools (none are offered: the
+		// capability says so), which gets the messages as sent: the
+		// go-sdk's conversion for CreateMessageHandler dereferenced a
+		// null message, and that panic in its goroutine ended the host
+		// (TestSamplingNullMessageKeepsHost).
+		copts.CreateMessageWithToolsHandler = s.sampleHandler
 	}
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "aios-host", Version: Version}, copts)
 	// Start with initialize (no server/discover probe): MCP servers of
