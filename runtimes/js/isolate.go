@@ -35,6 +35,12 @@ import (
 // the file once and sends the bundle, so a restarted worker runs the code
 // that was registered even if the file has changed since.
 
+// kindClose (host → worker, private to this package's worker protocol)
+// says the provider was closed while calls were in flight: the worker
+// closes its in-process provider, which refuses the calls still waiting
+// for one of its runtimes, and serves on those running.
+const kindClose = "close"
+
 // workerEnv marks a process started as a JS worker.
 const workerEnv = "AIOS_JS_WORKER"
 
@@ -1007,6 +1013,12 @@ func (w *procWorker) shutdown(grace time.Duration) {
 	w.mu.Unlock()
 	if !busy || grace <= 0 {
 		_ = w.stdin.Close()
+	} else {
+		// The worker closes its provider, as an in-process one is
+		// closed: calls waiting there for a busy runtime are refused
+		// (Unavailable) rather than run on the removed provider once
+		// one is free (TestCloseRefusesCallsQueuedInWorker).
+		_ = w.send(&abi.Envelope{Kind: kindClose})
 	}
 	if grace <= 0 {
 		w.kill()

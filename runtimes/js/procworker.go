@@ -194,6 +194,8 @@ func (s *childServer) serve(in io.Reader) int {
 			if cancel != nil {
 				cancel()
 			}
+		case kindClose:
+			_ = s.prov.Close()
 		}
 	}
 }
