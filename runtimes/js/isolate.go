@@ -889,6 +889,13 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 	cc.Deadline = deadline
 	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc, Nested: nested}); err != nil {
 		forget()
+		var big *frameTooLargeError
+		if errors.As(err, &big) {
+			// Params over the frame (limits.max_params_bytes may be set
+			// above it): nothing was written and the worker is fine; this
+			// was ProviderCrashed, after a second waiting for its death.
+			return nil, abi.Errorf(abi.TooLarge, "%s: the call, its params included, is %d bytes, over the frame limit of %d bytes between the host and the JS worker process", call.Tool, big.size, maxWorkerFrame)
+		}
 		select {
 		case <-w.dead:
 			return nil, w.crashed(call)
