@@ -796,6 +796,19 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 			ctx = context.WithValue(ctx, procNestKey{w.p}, true)
 		}
 		res = hostop.Answer(ctx, c.env, hid, hc, true)
+		if res.Error != nil && errors.Is(c.ctx.Err(), context.Canceled) {
+			// The call's caller cancelled it while the host call ran,
+			// which likely ended with it: the worker learns of it first,
+			// as an in-process runtime sees its context end before the
+			// host call's answer. The leader sends the cancel only at its
+			// next poll, after this answer, and the handler's rejection
+			// with the nested tool's "context canceled" was the call's
+			// error in place of what it awaited
+			// (TestCancelDuringHostCallSaysWhy); the leader's cancel then
+			// finds the call ended. (A deadline needs nothing: the worker
+			// keeps the same one.)
+			_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: hc.CallID})
+		}
 	} else {
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
