@@ -952,7 +952,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 				continue
 			case leadTimeout:
 				forget()
-				w.kill()
+				w.killFor(call)
 				return nil, w.timeout(call)
 			}
 			w.kill()
@@ -974,7 +974,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 			cancel()
 		case <-timer.C:
 			forget()
-			w.kill()
+			w.killFor(call)
 			return nil, w.timeout(call)
 		}
 	}
@@ -998,6 +998,19 @@ func (w *procWorker) alive() bool {
 	default:
 		return true
 	}
+}
+
+// killFor kills a worker that has not answered call by its deadline plus
+// procGrace, saying so to the other calls it was serving: they said only
+// "its JS worker process ended (signal: killed)", as if something outside
+// had killed it (TestProcessTimeoutKillSaysWhy).
+func (w *procWorker) killFor(call *abi.ToolCall) {
+	w.mu.Lock()
+	if w.killedBy == "" {
+		w.killedBy = fmt.Sprintf("it did not answer a call of %s within its deadline plus %v", call.Tool, procGrace)
+	}
+	w.mu.Unlock()
+	w.kill()
 }
 
 func (w *procWorker) kill() {
