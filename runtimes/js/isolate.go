@@ -397,6 +397,7 @@ type procCall struct {
 	ctx  context.Context
 	env  abi.Env
 	done chan *abi.ToolResult
+	hard time.Time // the deadline plus procGrace
 }
 
 // start runs a worker process, sends it the bundle and waits for its
@@ -721,23 +722,18 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 			}
 			return nil, leadBroken
 		}
-		if env.Kind == abi.KindHostCall {
-			// Wait for a slot here, where the reader's deadline and
-			// cancellation are known; the host call is answered either way.
-			ctx := context.Background()
-			if watch {
-				ctx = c.ctx
-			}
-			if err := w.hostSlots.Acquire(ctx, hard, w.dead); err != nil {
-				go w.refuseHost(env.ID, env.Host, err)
-				switch {
-				case errors.Is(err, context.DeadlineExceeded):
-					return nil, leadTimeout
-				case watch && c.ctx.Err() != nil:
-					return nil, leadCancelled
-				}
-				return nil, leadBroken
-			}
+		if env.Kind == abi.KindHostCall && !w.hostSlots.TryAcquire() {
+			// The host call waits for a slot on a goroutine of its own
+			// and the reader reads on: a host call may be a call back into
+			// this worker (its provider's own tool), whose result only
+			// this reading brings in. A reader that waited here for a
+			// slot held by such calls waited for good: concurrent calls
+			// fanning out to their own provider's tools all ended in
+			// Timeout (TestProcessSelfFanOutNoDeadlock). What waits is
+			// bounded by the worker's own bound, hostop.MaxInFlight host
+			// calls of a call at once.
+			go w.serveHostQueued(env)
+			continue
 		}
 		w.dispatch(env)
 		select {
@@ -851,10 +847,27 @@ func hostCallWhat(hc *abi.HostCall) string {
 	return hc.Op
 }
 
-// refuseHost answers host call hid, whose reader gave up waiting for a
-// slot (the reading call ended: err), with Unavailable.
+// serveHostQueued serves host call env once a slot is free, unless its
+// call ends or the worker dies first.
+func (w *procWorker) serveHostQueued(env *abi.Envelope) {
+	w.mu.Lock()
+	c := w.calls[callKey(env.Host)]
+	w.mu.Unlock()
+	ctx, hard := context.Background(), time.Time{}
+	if c != nil {
+		ctx, hard = c.ctx, c.hard
+	}
+	if err := w.hostSlots.Acquire(ctx, hard, w.dead); err != nil {
+		w.refuseHost(env.ID, env.Host, err)
+		return
+	}
+	w.serveHost(c, env.ID, env.Host)
+}
+
+// refuseHost answers host call hid, which waited for a slot until its
+// call or the worker ended (err), with Unavailable.
 func (w *procWorker) refuseHost(hid string, hc *abi.HostCall, err error) {
-	res := &abi.ToolResult{Error: abi.Errorf(abi.Unavailable, "host call %s not served: %d host calls of this worker were running and the reader stopped waiting (%v)", hid, hostop.MaxInFlight, err)}
+	res := &abi.ToolResult{Error: abi.Errorf(abi.Unavailable, "host call %s not served: %d host calls of this worker were running and its call ended first (%v)", hid, hostop.MaxInFlight, err)}
 	if hc != nil {
 		res.CallID = hc.CallID
 	}
@@ -891,7 +904,8 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 // call sends a call to the worker and waits for its result, the worker's
 // death, or the deadline plus procGrace.
 func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time, nested bool) (any, error) {
-	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1)}
+	hard := deadline.Add(procGrace)
+	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1), hard: hard}
 	w.mu.Lock()
 	w.seq++
 	id := strconv.FormatUint(w.seq, 10)
@@ -916,7 +930,6 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 		}
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: cannot send the call to the JS worker process: %v", call.Tool, err)
 	}
-	hard := deadline.Add(procGrace)
 	done := ctx.Done()
 	var timer *time.Timer
 	defer func() {
