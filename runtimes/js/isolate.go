@@ -123,7 +123,7 @@ func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.P
 	p := &ProcessProvider{
 		rt:     r,
 		logger: logger,
-		logs:   newLogGate(logger),
+		logs:   newLogGate(logger, workerLogLinesPerSecond),
 		req: loadRequest{
 			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Unit: src.Unit, Runtime: runtime,
 			Name: b.Name, Code: b.Code, Options: r.opts,
