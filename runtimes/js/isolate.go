@@ -1063,8 +1063,10 @@ func (w *procWorker) shutdown(grace time.Duration) {
 		// The worker closes its provider, as an in-process one is
 		// closed: calls waiting there for a busy runtime are refused
 		// (Unavailable) rather than run on the removed provider once
-		// one is free (TestCloseRefusesCallsQueuedInWorker).
-		_ = w.send(&abi.Envelope{Kind: kindClose})
+		// one is free (TestCloseRefusesCallsQueuedInWorker). Sent on a
+		// goroutine: Close must not wait on a worker that stopped
+		// reading its stdin (the kill after grace ends the write).
+		go func() { _ = w.send(&abi.Envelope{Kind: kindClose}) }()
 	}
 	if grace <= 0 {
 		w.kill()
