@@ -385,8 +385,10 @@ type procWorker struct {
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
 	// closing: shutdown was asked (the provider closed); a death after it
-	// is not a crash.
+	// is not a crash when the host stopped the worker (stopped) or it
+	// exited once its stdin closed.
 	closing  atomic.Bool
+	stopped  atomic.Bool // shutdown killed it (no grace, or the grace ran out)
 	diedAt   time.Time   // set before dead is closed
 	answered atomic.Bool // the worker has answered a call
 	stderr   stderrTail
@@ -1069,6 +1071,7 @@ func (w *procWorker) shutdown(grace time.Duration) {
 		go func() { _ = w.send(&abi.Envelope{Kind: kindClose}) }()
 	}
 	if grace <= 0 {
+		w.stopped.Store(true)
 		w.kill()
 		return
 	}
@@ -1078,6 +1081,7 @@ func (w *procWorker) shutdown(grace time.Duration) {
 		select {
 		case <-w.dead:
 		case <-t.C:
+			w.stopped.Store(true)
 			w.kill()
 		}
 	}()
@@ -1103,9 +1107,12 @@ func (w *procWorker) died(err error) {
 		}
 	}
 	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
-	if w.closing.Load() && killedBy == "" {
+	if w.closing.Load() && killedBy == "" && (err == nil || w.stopped.Load()) {
 		// Not a crash: the host closed the provider (removed, replaced by
 		// a reload, or shutting down) and the call outlived the grace.
+		// A worker that died of its own accord meanwhile (out of memory)
+		// crashed: that was Unavailable, a retryable code, without the
+		// reason (TestProcessCrashDuringCloseIsACrash).
 		w.deathErr = &abi.ToolError{Code: abi.Unavailable, Message: "its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and its JS worker process was stopped (" + why + ")"}
 	}
 	w.diedAt = time.Now()
