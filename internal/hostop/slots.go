@@ -53,6 +53,19 @@ func (s Slots) Acquire(ctx context.Context, deadline time.Time, stop <-chan stru
 	}
 }
 
+// TryAcquire takes a slot if one is free, without waiting.
+func (s Slots) TryAcquire() bool {
+	if s == nil {
+		return true
+	}
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 // Release frees a slot taken by Acquire (call it when the host call's work
 // is done, before its answer is written: the write may wait for the
 // worker, the next host call must not).

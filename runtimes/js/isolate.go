@@ -35,6 +35,12 @@ import (
 // the file once and sends the bundle, so a restarted worker runs the code
 // that was registered even if the file has changed since.
 
+// kindClose (host → worker, private to this package's worker protocol)
+// says the provider was closed while calls were in flight: the worker
+// closes its in-process provider, which refuses the calls still waiting
+// for one of its runtimes, and serves on those running.
+const kindClose = "close"
+
 // workerEnv marks a process started as a JS worker.
 const workerEnv = "AIOS_JS_WORKER"
 
@@ -117,7 +123,7 @@ func (r *Runtime) loadProcess(b *bundled, src abi.Source, runtime string) (abi.P
 	p := &ProcessProvider{
 		rt:     r,
 		logger: logger,
-		logs:   newLogGate(logger),
+		logs:   newLogGate(logger, workerLogLinesPerSecond),
 		req: loadRequest{
 			V: abi.FormatVersion, Path: src.Path, ProviderID: src.ProviderID, Unit: src.Unit, Runtime: runtime,
 			Name: b.Name, Code: b.Code, Options: r.opts,
@@ -379,8 +385,10 @@ type procWorker struct {
 	dead     chan struct{} // closed when the process has exited
 	deathErr *abi.ToolError
 	// closing: shutdown was asked (the provider closed); a death after it
-	// is not a crash.
+	// is not a crash when the host stopped the worker (stopped) or it
+	// exited once its stdin closed.
 	closing  atomic.Bool
+	stopped  atomic.Bool // shutdown killed it (no grace, or the grace ran out)
 	diedAt   time.Time   // set before dead is closed
 	answered atomic.Bool // the worker has answered a call
 	stderr   stderrTail
@@ -391,6 +399,7 @@ type procCall struct {
 	ctx  context.Context
 	env  abi.Env
 	done chan *abi.ToolResult
+	hard time.Time // the deadline plus procGrace
 }
 
 // start runs a worker process, sends it the bundle and waits for its
@@ -715,23 +724,18 @@ func (w *procWorker) lead(c *procCall, hard time.Time, watch bool) (*abi.ToolRes
 			}
 			return nil, leadBroken
 		}
-		if env.Kind == abi.KindHostCall {
-			// Wait for a slot here, where the reader's deadline and
-			// cancellation are known; the host call is answered either way.
-			ctx := context.Background()
-			if watch {
-				ctx = c.ctx
-			}
-			if err := w.hostSlots.Acquire(ctx, hard, w.dead); err != nil {
-				go w.refuseHost(env.ID, env.Host, err)
-				switch {
-				case errors.Is(err, context.DeadlineExceeded):
-					return nil, leadTimeout
-				case watch && c.ctx.Err() != nil:
-					return nil, leadCancelled
-				}
-				return nil, leadBroken
-			}
+		if env.Kind == abi.KindHostCall && !w.hostSlots.TryAcquire() {
+			// The host call waits for a slot on a goroutine of its own
+			// and the reader reads on: a host call may be a call back into
+			// this worker (its provider's own tool), whose result only
+			// this reading brings in. A reader that waited here for a
+			// slot held by such calls waited for good: concurrent calls
+			// fanning out to their own provider's tools all ended in
+			// Timeout (TestProcessSelfFanOutNoDeadlock). What waits is
+			// bounded by the worker's own bound, hostop.MaxInFlight host
+			// calls of a call at once.
+			go w.serveHostQueued(env)
+			continue
 		}
 		w.dispatch(env)
 		select {
@@ -790,6 +794,19 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 			ctx = context.WithValue(ctx, procNestKey{w.p}, true)
 		}
 		res = hostop.Answer(ctx, c.env, hid, hc, true)
+		if res.Error != nil && errors.Is(c.ctx.Err(), context.Canceled) {
+			// The call's caller cancelled it while the host call ran,
+			// which likely ended with it: the worker learns of it first,
+			// as an in-process runtime sees its context end before the
+			// host call's answer. The leader sends the cancel only at its
+			// next poll, after this answer, and the handler's rejection
+			// with the nested tool's "context canceled" was the call's
+			// error in place of what it awaited
+			// (TestCancelDuringHostCallSaysWhy); the leader's cancel then
+			// finds the call ended. (A deadline needs nothing: the worker
+			// keeps the same one.)
+			_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: hc.CallID})
+		}
 	} else {
 		res = hostop.Answer(context.Background(), nil, hid, hc, false)
 	}
@@ -832,10 +849,27 @@ func hostCallWhat(hc *abi.HostCall) string {
 	return hc.Op
 }
 
-// refuseHost answers host call hid, whose reader gave up waiting for a
-// slot (the reading call ended: err), with Unavailable.
+// serveHostQueued serves host call env once a slot is free, unless its
+// call ends or the worker dies first.
+func (w *procWorker) serveHostQueued(env *abi.Envelope) {
+	w.mu.Lock()
+	c := w.calls[callKey(env.Host)]
+	w.mu.Unlock()
+	ctx, hard := context.Background(), time.Time{}
+	if c != nil {
+		ctx, hard = c.ctx, c.hard
+	}
+	if err := w.hostSlots.Acquire(ctx, hard, w.dead); err != nil {
+		w.refuseHost(env.ID, env.Host, err)
+		return
+	}
+	w.serveHost(c, env.ID, env.Host)
+}
+
+// refuseHost answers host call hid, which waited for a slot until its
+// call or the worker ended (err), with Unavailable.
 func (w *procWorker) refuseHost(hid string, hc *abi.HostCall, err error) {
-	res := &abi.ToolResult{Error: abi.Errorf(abi.Unavailable, "host call %s not served: %d host calls of this worker were running and the reader stopped waiting (%v)", hid, hostop.MaxInFlight, err)}
+	res := &abi.ToolResult{Error: abi.Errorf(abi.Unavailable, "host call %s not served: %d host calls of this worker were running and its call ended first (%v)", hid, hostop.MaxInFlight, err)}
 	if hc != nil {
 		res.CallID = hc.CallID
 	}
@@ -872,7 +906,8 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 // call sends a call to the worker and waits for its result, the worker's
 // death, or the deadline plus procGrace.
 func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, deadline time.Time, nested bool) (any, error) {
-	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1)}
+	hard := deadline.Add(procGrace)
+	c := &procCall{ctx: ctx, env: env, done: make(chan *abi.ToolResult, 1), hard: hard}
 	w.mu.Lock()
 	w.seq++
 	id := strconv.FormatUint(w.seq, 10)
@@ -883,6 +918,13 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 	cc.Deadline = deadline
 	if err := w.send(&abi.Envelope{Kind: abi.KindCall, ID: id, Call: &cc, Nested: nested}); err != nil {
 		forget()
+		var big *frameTooLargeError
+		if errors.As(err, &big) {
+			// Params over the frame (limits.max_params_bytes may be set
+			// above it): nothing was written and the worker is fine; this
+			// was ProviderCrashed, after a second waiting for its death.
+			return nil, abi.Errorf(abi.TooLarge, "%s: the call, its params included, is %d bytes, over the frame limit of %d bytes between the host and the JS worker process", call.Tool, big.size, maxWorkerFrame)
+		}
 		select {
 		case <-w.dead:
 			return nil, w.crashed(call)
@@ -890,7 +932,6 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 		}
 		return nil, abi.Errorf(abi.ProviderCrashed, "%s: cannot send the call to the JS worker process: %v", call.Tool, err)
 	}
-	hard := deadline.Add(procGrace)
 	done := ctx.Done()
 	var timer *time.Timer
 	defer func() {
@@ -926,7 +967,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 				continue
 			case leadTimeout:
 				forget()
-				w.kill()
+				w.killFor(call)
 				return nil, w.timeout(call)
 			}
 			w.kill()
@@ -948,7 +989,7 @@ func (w *procWorker) call(ctx context.Context, call *abi.ToolCall, env abi.Env, 
 			cancel()
 		case <-timer.C:
 			forget()
-			w.kill()
+			w.killFor(call)
 			return nil, w.timeout(call)
 		}
 	}
@@ -972,6 +1013,19 @@ func (w *procWorker) alive() bool {
 	default:
 		return true
 	}
+}
+
+// killFor kills a worker that has not answered call by its deadline plus
+// procGrace, saying so to the other calls it was serving: they said only
+// "its JS worker process ended (signal: killed)", as if something outside
+// had killed it (TestProcessTimeoutKillSaysWhy).
+func (w *procWorker) killFor(call *abi.ToolCall) {
+	w.mu.Lock()
+	if w.killedBy == "" {
+		w.killedBy = fmt.Sprintf("it did not answer a call of %s within its deadline plus %v", call.Tool, procGrace)
+	}
+	w.mu.Unlock()
+	w.kill()
 }
 
 func (w *procWorker) kill() {
@@ -1007,8 +1061,17 @@ func (w *procWorker) shutdown(grace time.Duration) {
 	w.mu.Unlock()
 	if !busy || grace <= 0 {
 		_ = w.stdin.Close()
+	} else {
+		// The worker closes its provider, as an in-process one is
+		// closed: calls waiting there for a busy runtime are refused
+		// (Unavailable) rather than run on the removed provider once
+		// one is free (TestCloseRefusesCallsQueuedInWorker). Sent on a
+		// goroutine: Close must not wait on a worker that stopped
+		// reading its stdin (the kill after grace ends the write).
+		go func() { _ = w.send(&abi.Envelope{Kind: kindClose}) }()
 	}
 	if grace <= 0 {
+		w.stopped.Store(true)
 		w.kill()
 		return
 	}
@@ -1018,6 +1081,7 @@ func (w *procWorker) shutdown(grace time.Duration) {
 		select {
 		case <-w.dead:
 		case <-t.C:
+			w.stopped.Store(true)
 			w.kill()
 		}
 	}()
@@ -1043,9 +1107,12 @@ func (w *procWorker) died(err error) {
 		}
 	}
 	w.deathErr = &abi.ToolError{Code: abi.ProviderCrashed, Message: msg}
-	if w.closing.Load() && killedBy == "" {
+	if w.closing.Load() && killedBy == "" && (err == nil || w.stopped.Load()) {
 		// Not a crash: the host closed the provider (removed, replaced by
 		// a reload, or shutting down) and the call outlived the grace.
+		// A worker that died of its own accord meanwhile (out of memory)
+		// crashed: that was Unavailable, a retryable code, without the
+		// reason (TestProcessCrashDuringCloseIsACrash).
 		w.deathErr = &abi.ToolError{Code: abi.Unavailable, Message: "its provider was closed during the call (removed, replaced by a reload, or the host shutting down), and its JS worker process was stopped (" + why + ")"}
 	}
 	w.diedAt = time.Now()

@@ -194,6 +194,8 @@ func (s *childServer) serve(in io.Reader) int {
 			if cancel != nil {
 				cancel()
 			}
+		case kindClose:
+			_ = s.prov.Close()
 		}
 	}
 }
@@ -227,6 +229,11 @@ func (s *childServer) call(id string, call *abi.ToolCall, nested bool) {
 	} else {
 		res.Value = v
 	}
+	// The report of the log lines the provider's budget suppressed goes
+	// before the result, which the host reads: from the budget's timer it
+	// came when no call read this worker's output, and waited for the
+	// next call (TestLogFloodReportArrives).
+	s.prov.logs.flush()
 	if err := s.send(&abi.Envelope{Kind: abi.KindResult, ID: id, Result: res}); err != nil {
 		res = &abi.ToolResult{CallID: call.ID, Error: abi.Errorf(abi.TooLarge, "%s: the result cannot be sent from the JS worker process: %v", call.Tool, err)}
 		if err := s.send(&abi.Envelope{Kind: abi.KindResult, ID: id, Result: res}); err != nil {

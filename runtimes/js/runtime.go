@@ -427,7 +427,7 @@ func (r *Runtime) loadBundle(b *bundled, src abi.Source, runtime string) (*Provi
 		program: prg,
 		path:    src.Path,
 		logger:  logger,
-		logs:    newLogGate(logger),
+		logs:    newLogGate(logger, logLinesPerSecond),
 		budget:  uint64(r.opts.MemoryBudget), // until the id is known
 		free:    make(chan *worker, r.opts.PoolSize),
 		tokens:  make(chan struct{}, r.opts.PoolSize),
