@@ -378,22 +378,29 @@ func cell(s string) string {
 	return q[1 : len(q)-1]
 }
 
-// parseRemote reads an IP address ([ ] around an IPv6 one allowed), port
-// 0, or an IP:port.
+// parseRemote reads an IP:port, or an IP address ([ ] around an IPv6 one
+// allowed), port 0. IP:port is tried first: a link-local peer's
+// "[fe80::1%eth0]:4000" read as an address was fe80::1 in the zone
+// "eth0]:4000", which matched no --remote.
 func parseRemote(s string) (netip.AddrPort, error) {
-	if ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil {
-		return netip.AddrPortFrom(ip.Unmap(), 0), nil
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 	}
-	ap, err := netip.ParseAddrPort(s)
+	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
 	if err != nil {
-		return ap, err
+		return netip.AddrPort{}, err
 	}
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+	if strings.ContainsAny(ip.Zone(), "[]") { // "[fe80::1%eth0]:http": a zone is an interface's name
+		return netip.AddrPort{}, fmt.Errorf("zone %q is not an interface's name", ip.Zone())
+	}
+	return netip.AddrPortFrom(ip.Unmap(), 0), nil
 }
 
 // remoteMatch says whether a record's remote address (IP:port) is want:
 // the same address, or want (port 0) is its IP. They are compared as
 // addresses: 2001:DB8:0::1 is 2001:db8::1, ::ffff:10.0.0.5 is 10.0.0.5.
+// A want without a zone matches a link-local address in any zone
+// (fe80::1 selects [fe80::1%eth0]:4000).
 func remoteMatch(want netip.AddrPort, remote string) bool {
 	if remote == "" {
 		return false
@@ -401,6 +408,9 @@ func remoteMatch(want netip.AddrPort, remote string) bool {
 	got, err := parseRemote(remote)
 	if err != nil {
 		return false
+	}
+	if want.Addr().Zone() == "" {
+		got = netip.AddrPortFrom(got.Addr().WithZone(""), got.Port())
 	}
 	if want.Port() == 0 {
 		return got.Addr() == want.Addr()
