@@ -38,7 +38,7 @@ type showFlags struct {
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
 	return showFlags{
-		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?)"),
+		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?; with an @, TOOL@VERSION)"),
 		caller:    nonEmptyString(fs, "caller", "show: records of this `agent` (or provider, for nested calls)"),
 		principal: nonEmptyString(fs, "principal", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
 		session:   nonEmptyString(fs, "session", "show: records of this MCP `session` id"),
@@ -132,6 +132,17 @@ func toolGlob(pattern, slashless, name string) bool {
 	return ok
 }
 
+// toolFilterName is what --tool pattern is matched against: r's tool, or
+// for a pattern with an '@' (no tool name has one) the tool as the table
+// shows it, TOOL@VERSION. "echo@1.0.0" copied from the table selected no
+// record, as if no call of it were in the log.
+func toolFilterName(pattern string, r *audit.Record) string {
+	if strings.Contains(pattern, "@") && r.Version != "" {
+		return r.Tool + "@" + r.Version
+	}
+	return r.Tool
+}
+
 // slashFree is s with each '/' as NUL, which path.Match's * and ? match.
 func slashFree(s string) string { return strings.ReplaceAll(s, "/", "\x00") }
 
@@ -146,7 +157,7 @@ func codeNames() []string {
 
 // match says whether r is selected.
 func (af *auditFilter) match(r *audit.Record) bool {
-	if af.tool != "" && !toolGlob(af.tool, af.toolSlashless, r.Tool) {
+	if af.tool != "" && !toolGlob(af.tool, af.toolSlashless, toolFilterName(af.tool, r)) {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
@@ -262,10 +273,7 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 			c.stdout.Write(append(termSafeJSON(line), '\n'))
 			return
 		}
-		tool := r.Tool
-		if r.Version != "" {
-			tool += "@" + r.Version
-		}
+		tool := toolFilterName("@", r)
 		out := r.Outcome
 		if r.Untrusted {
 			out += " (untrusted)"
