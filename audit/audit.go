@@ -1385,6 +1385,12 @@ func (w *Writer) loadTail(dry bool) error {
 		if err == nil {
 			r, reason = checkLine(last)
 		}
+		if err == nil && len(bytes.TrimSpace(last)) == 0 {
+			// Not "its last record is damaged": no record is, a
+			// line break was added (echo >> FILE, or echo > FILE
+			// meant to empty it).
+			return fmt.Errorf("audit: refusing to append to %s: it ends with an empty line, which no record is (a line break added after the last record, or `echo > FILE` used to empty the log: truncate -s 0 empties it); remove that line, then check it with `aios-host audit verify %s`", w.path, w.path)
+		}
 		if reason != "" {
 			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)
 		}
