@@ -657,9 +657,19 @@ func (vh *valueHasher) hash(e *Entry, h *valueHashes) {
 	}
 }
 
+// NotKept, as an Entry's Params or Result, says the value was not kept
+// for the record: its hash is "", as for a value that cannot be encoded
+// (the host's params of a native tool's nested call refused as over
+// limits.max_params_bytes before they were copied). A nil there is the
+// JSON null, whose hash said the call was given null.
+var NotKept any = &struct{ notKept byte }{}
+
 // valueHash hashes v's canonical JSON; a value that cannot be encoded
-// gets no hash and a warning.
+// gets no hash and a warning, NotKept none.
 func (vh *valueHasher) valueHash(callID, what string, v any) ([32]byte, bool) {
+	if v == NotKept {
+		return [32]byte{}, false
+	}
 	var err error
 	vh.scratch, err = vh.enc.append(vh.scratch[:0], v, 0)
 	if err != nil {
@@ -1374,6 +1384,12 @@ func (w *Writer) loadTail(dry bool) error {
 		var r record
 		if err == nil {
 			r, reason = checkLine(last)
+		}
+		if err == nil && len(bytes.TrimSpace(last)) == 0 {
+			// Not "its last record is damaged": no record is, a
+			// line break was added (echo >> FILE, or echo > FILE
+			// meant to empty it).
+			return fmt.Errorf("audit: refusing to append to %s: it ends with an empty line, which no record is (a line break added after the last record, or `echo > FILE` used to empty the log: truncate -s 0 empties it); remove that line, then check it with `aios-host audit verify %s`", w.path, w.path)
 		}
 		if reason != "" {
 			return fmt.Errorf("audit: refusing to append to %s: its last record is damaged (%s); run `aios-host audit verify %s`", w.path, reason, w.path)

@@ -172,7 +172,7 @@ func TestTamperDetected(t *testing.T) {
 		{"delete first", del(0), 1, "seq is 2, want 1"},
 		{"delete middle", del(3), 4, "seq is 5, want 4"},
 		{"reorder", swap(2, 3), 3, "seq is 4, want 3"},
-		{"insert copy", insert(3, lines[1]), 4, "seq is 2, want 4: a record was inserted"},
+		{"insert copy", insert(3, lines[1]), 4, "seq is 2, want 4: this line is record 2 (line 2) again"},
 		{"insert blank", insert(2, []byte("\n")), 3, "empty line"},
 		{"truncated last line", append(append([][]byte(nil), lines[:5]...), lines[5][:40]), 6, "incomplete last record"},
 		{"missing newline", append(append([][]byte(nil), lines[:5]...), bytes.TrimSuffix(lines[5], []byte("\n"))), 6, "incomplete last record"},

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/jsonenc"
 
@@ -400,10 +401,15 @@ func (c *canonEncoder) appendObject(b []byte, m map[string]any, depth int) ([]by
 		}
 	}
 	base := len(c.members)
+	valid := true
 	for k, v := range m {
 		c.members = append(c.members, member{k, v})
+		valid = valid && utf8.ValidString(k)
 	}
 	sortMembers(c.members[base:])
+	if !valid {
+		c.members = c.members[:base+len(validKeys(c.members[base:]))]
+	}
 	end := len(c.members)
 	b = append(b, '{')
 	var err error
@@ -424,6 +430,42 @@ func (c *canonEncoder) appendObject(b []byte, m map[string]any, depth int) ([]by
 		return b, err
 	}
 	return append(b, '}'), nil
+}
+
+// validKeys returns ms (sorted by key) with each key as it is written
+// (each byte of invalid UTF-8 as U+FFFD, as jsonenc.AppendString writes
+// it), sorted again by that key and, where two keys become one, with the
+// last of them only: what encoding/json makes of the object sent to a
+// client (sorted by the Go keys, the later value of a repeated key kept).
+// Sorted by the Go keys alone, {"a\x80", "a\u0100"} was written
+// unsorted, and two keys as one repeated key, so the value's hash was not
+// the hash of the value its client received.
+func validKeys(ms []member) []member {
+	for i := range ms {
+		if !utf8.ValidString(ms[i].k) {
+			var b []byte
+			for j := 0; j < len(ms[i].k); {
+				r, size := utf8.DecodeRuneInString(ms[i].k[j:])
+				if r == utf8.RuneError && size == 1 {
+					b = append(b, "\ufffd"...)
+				} else {
+					b = append(b, ms[i].k[j:j+size]...)
+				}
+				j += size
+			}
+			ms[i].k = string(b)
+		}
+	}
+	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.k, b.k) })
+	out := ms[:0]
+	for i := range ms {
+		if i+1 < len(ms) && ms[i+1].k == ms[i].k {
+			continue // the later one wins
+		}
+		out = append(out, ms[i])
+	}
+	clear(ms[len(out):])
+	return out
 }
 
 // sortMembers sorts by key: insertion sort for the small objects that

@@ -198,8 +198,14 @@ func checkLink(rec *record, want uint64, prev string, line int, named [2]uint64)
 			what = fmt.Sprintf("the same record as line %d, given twice", line-1)
 		case line > 1 && rec.Seq == 1 && rec.Prev == "":
 			what = fmt.Sprintf("the first record of a log, after record %d: a log (this one again, or another) was appended to this file", want-1)
+		case rec.Seq < want && rec.Seq > want-uint64(line):
+			// A record this file had already: the line is that
+			// record again (copied in) or moved back, not one
+			// "inserted before it", which sent the reader to the
+			// lines above, all of which verified.
+			what = fmt.Sprintf("this line is record %d (line %d) again, or that record was moved down here: a record copied into the log or records reordered", rec.Seq, uint64(line)-(want-rec.Seq))
 		case rec.Seq < want:
-			what = "a record was inserted before it or records were reordered"
+			what = "a record from before this file, copied into it, or records were reordered"
 		}
 		return fmt.Sprintf("seq is %d, want %d: %s", rec.Seq, want, what)
 	}

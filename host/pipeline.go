@@ -938,8 +938,11 @@ func (h *Host) deprecation(e *registry.Entry) *abi.Deprecation {
 }
 
 func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry.Entry, info *CallInfo, params, result any, terr *abi.ToolError) {
-	if params == overLimitParams { // refused before the params step
-		params = nil
+	if params == overLimitParams || params == nil && in.Params == overLimitParams {
+		// Refused over the limit before they were copied: not kept,
+		// so no hash ("" as the log's params_hash); nil was hashed as
+		// null, a record of a call given null.
+		params = audit.NotKept
 	}
 	ae := audit.Entry{
 		Time:     start,

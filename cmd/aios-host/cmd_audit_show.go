@@ -38,7 +38,7 @@ type showFlags struct {
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
 	return showFlags{
-		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?)"),
+		tool:      nonEmptyString(fs, "tool", "show: records of tools matching this glob `pattern` (* and ?; with an @, TOOL@VERSION)"),
 		caller:    nonEmptyString(fs, "caller", "show: records of this `agent` (or provider, for nested calls)"),
 		principal: nonEmptyString(fs, "principal", "show: records of this `principal` (uid:N, token:NAME, oauth:SUB, anonymous)"),
 		session:   nonEmptyString(fs, "session", "show: records of this MCP `session` id"),
@@ -132,6 +132,17 @@ func toolGlob(pattern, slashless, name string) bool {
 	return ok
 }
 
+// toolFilterName is what --tool pattern is matched against: r's tool, or
+// for a pattern with an '@' (no tool name has one) the tool as the table
+// shows it, TOOL@VERSION. "echo@1.0.0" copied from the table selected no
+// record, as if no call of it were in the log.
+func toolFilterName(pattern string, r *audit.Record) string {
+	if strings.Contains(pattern, "@") && r.Version != "" {
+		return r.Tool + "@" + r.Version
+	}
+	return r.Tool
+}
+
 // slashFree is s with each '/' as NUL, which path.Match's * and ? match.
 func slashFree(s string) string { return strings.ReplaceAll(s, "/", "\x00") }
 
@@ -146,7 +157,7 @@ func codeNames() []string {
 
 // match says whether r is selected.
 func (af *auditFilter) match(r *audit.Record) bool {
-	if af.tool != "" && !toolGlob(af.tool, af.toolSlashless, r.Tool) {
+	if af.tool != "" && !toolGlob(af.tool, af.toolSlashless, toolFilterName(af.tool, r)) {
 		return false
 	}
 	if af.caller != "" && r.Caller != af.caller || af.principal != "" && r.Principal != af.principal ||
@@ -262,10 +273,7 @@ func (c *cli) auditShow(files []string, current string, opts audit.VerifyOptions
 			c.stdout.Write(append(termSafeJSON(line), '\n'))
 			return
 		}
-		tool := r.Tool
-		if r.Version != "" {
-			tool += "@" + r.Version
-		}
+		tool := toolFilterName("@", r)
 		out := r.Outcome
 		if r.Untrusted {
 			out += " (untrusted)"
@@ -378,22 +386,29 @@ func cell(s string) string {
 	return q[1 : len(q)-1]
 }
 
-// parseRemote reads an IP address ([ ] around an IPv6 one allowed), port
-// 0, or an IP:port.
+// parseRemote reads an IP:port, or an IP address ([ ] around an IPv6 one
+// allowed), port 0. IP:port is tried first: a link-local peer's
+// "[fe80::1%eth0]:4000" read as an address was fe80::1 in the zone
+// "eth0]:4000", which matched no --remote.
 func parseRemote(s string) (netip.AddrPort, error) {
-	if ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil {
-		return netip.AddrPortFrom(ip.Unmap(), 0), nil
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 	}
-	ap, err := netip.ParseAddrPort(s)
+	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
 	if err != nil {
-		return ap, err
+		return netip.AddrPort{}, err
 	}
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+	if strings.ContainsAny(ip.Zone(), "[]") { // "[fe80::1%eth0]:http": a zone is an interface's name
+		return netip.AddrPort{}, fmt.Errorf("zone %q is not an interface's name", ip.Zone())
+	}
+	return netip.AddrPortFrom(ip.Unmap(), 0), nil
 }
 
 // remoteMatch says whether a record's remote address (IP:port) is want:
 // the same address, or want (port 0) is its IP. They are compared as
 // addresses: 2001:DB8:0::1 is 2001:db8::1, ::ffff:10.0.0.5 is 10.0.0.5.
+// A want without a zone matches a link-local address in any zone
+// (fe80::1 selects [fe80::1%eth0]:4000).
 func remoteMatch(want netip.AddrPort, remote string) bool {
 	if remote == "" {
 		return false
@@ -401,6 +416,9 @@ func remoteMatch(want netip.AddrPort, remote string) bool {
 	got, err := parseRemote(remote)
 	if err != nil {
 		return false
+	}
+	if want.Addr().Zone() == "" {
+		got = netip.AddrPortFrom(got.Addr().WithZone(""), got.Port())
 	}
 	if want.Port() == 0 {
 		return got.Addr() == want.Addr()
