@@ -291,8 +291,14 @@ func TestLeakWorkersKilled(t *testing.T) {
 				if _, err := call(ctx, h, "tester", "echo", map[string]any{"value": "last"}, 0); err != nil {
 					t.Errorf("after the kills: %v", err)
 				}
-				time.Sleep(300 * time.Millisecond)
+				// A worker started in place of a killed one, or one being
+				// reaped, can be counted for a moment on a loaded machine
+				// (4 children against 3 once in a probe's run): the counts
+				// must settle within the bound, not hold at one instant.
 				s := testutil.TakeResources()
+				for end := time.Now().Add(5 * time.Second); (s.Zombies > 0 || s.Children > maxKids) && time.Now().Before(end); s = testutil.TakeResources() {
+					time.Sleep(50 * time.Millisecond)
+				}
 				t.Logf("%s: while open after kills: %v (at most %d children seen)", fx.Runtime, s, maxKids)
 				if s.Zombies > 0 {
 					t.Errorf("%d defunct workers while the host runs", s.Zombies)
