@@ -63,13 +63,25 @@ func logFile(path string) string {
 // the whole chain.
 func RotatedFiles(path string) ([]RotatedFile, error) {
 	stem, ext := splitExt(logFile(path))
-	matches, err := filepath.Glob(escapeGlob(stem) + ".*-*" + ext)
+	// The folder's names, not a glob of the stem: escaping a glob's
+	// metacharacters with \ is no escape on Windows, where a folder
+	// with "[" in its name then matched no rotated file.
+	dir, base := filepath.Split(stem)
+	ents, err := os.ReadDir(filepath.Clean(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	var out []RotatedFile
-	for _, m := range matches {
-		mid := strings.TrimSuffix(strings.TrimPrefix(m, stem+"."), ext)
+	for _, e := range ents {
+		name := e.Name()
+		if len(name) < len(base)+1+len(ext) || !strings.HasPrefix(name, base+".") || !strings.HasSuffix(name, ext) {
+			continue
+		}
+		m := filepath.Join(filepath.Clean(dir), name)
+		mid := name[len(base)+1 : len(name)-len(ext)]
 		a, b, ok := strings.Cut(mid, "-")
 		first, err1 := strconv.ParseUint(a, 10, 64)
 		last, err2 := strconv.ParseUint(b, 10, 64)
@@ -90,17 +102,6 @@ func RotatedFiles(path string) ([]RotatedFile, error) {
 	return out, nil
 }
 
-// escapeGlob quotes the glob metacharacters of a literal path.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 // VerifyFiles verifies files as one log, in the order given, each file's
 // first record following the previous file's last (the first file's
