@@ -127,11 +127,14 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	for i, e := range set.versions {
 		avail[i] = e.ver
 	}
-	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
-	data := map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	// The constraint clipped as an invalid one is (a valid one may be 512
+	// bytes, of spaces mostly).
+	shown := clipConstraint(constraint)
+	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, shown, joinVersions(avail))
+	data := map[string]any{"tool": name, "constraint": shown, "available": avail}
 	if sh := shadowedMatching(s, name, c); len(sh) > 0 {
 		// A loaded provider offers them: say why they are not served.
-		msg += "; " + strings.Join(sh, ", ") + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
+		msg += "; " + joinFirst(sh) + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
 		data["shadowed"] = sh
 	}
 	te := abi.Errorf(abi.NotFound, "%s", msg)
@@ -159,6 +162,30 @@ func shadowedMatching(s *snapshot, name string, c *semver.Constraints) []string 
 		}
 	}
 	return out
+}
+
+// maxShownVersions bounds the versions an error's message lists (its
+// Data lists them all): a provider may register thousands of versions of
+// one name, and a call asking for one that is not there was told every
+// one of them (5 000 versions: a message of 49 KB).
+const maxShownVersions = 16
+
+// joinVersions lists versions (ascending) as a message shows them: all of
+// them, or how many older ones there are and the newest maxShownVersions.
+func joinVersions(versions []string) string {
+	if len(versions) <= maxShownVersions {
+		return strings.Join(versions, ", ")
+	}
+	return strconv.Itoa(len(versions)-maxShownVersions) + " older, " + strings.Join(versions[len(versions)-maxShownVersions:], ", ")
+}
+
+// joinFirst lists items as a message shows them: the first
+// maxShownVersions and how many more there are.
+func joinFirst(items []string) string {
+	if len(items) <= maxShownVersions {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:maxShownVersions], ", ") + " and " + strconv.Itoa(len(items)-maxShownVersions) + " more"
 }
 
 // maxShownConstraint bounds how much of a constraint an error repeats: a

@@ -156,7 +156,7 @@ func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 				return i, nil
 			}
 		}
-		te := abi.Errorf(abi.NotFound, "tool %s has no version %s (available: %s)", name, v, strings.Join(versionList(vs), ", "))
+		te := abi.Errorf(abi.NotFound, "tool %s has no version %s (available: %s)", name, v, joinVersions(versionList(vs)))
 		te.Data = map[string]any{"tool": name, which: v, "available": versionList(vs)}
 		return 0, te
 	}
@@ -170,7 +170,7 @@ func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 	var fi int
 	if from == "" {
 		if ti == 0 {
-			te := abi.Errorf(abi.NotFound, "tool %s has no version below %s to compare with (available: %s)", name, vs[ti].ver, strings.Join(versionList(vs), ", "))
+			te := abi.Errorf(abi.NotFound, "tool %s has no version below %s to compare with (available: %s)", name, vs[ti].ver, joinVersions(versionList(vs)))
 			te.Data = map[string]any{"tool": name, "to": vs[ti].ver, "available": versionList(vs)}
 			return nil, te
 		}
