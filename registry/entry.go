@@ -266,6 +266,14 @@ func newEntries(p *ProviderRecord, tools []abi.ToolDef) ([]*Entry, error) {
 	if err := abi.ValidateProviderID(p.Info.ID); err != nil {
 		return nil, invalid("%v", err)
 	}
+	if p.Trust < abi.Untrusted || p.Trust > abi.System {
+		// Resolution walks the trust levels from the top one down to
+		// Untrusted: a provider below it was registered and its tools
+		// listed, but no constraint reached them ("no version of tool t
+		// matches "^1" (available: 1.0.0)"), and one far above it made
+		// every resolution walk billions of levels.
+		return nil, invalid("provider %s: trust level %s is not one of Untrusted, Community, Verified, System", p.Info.ID, p.Trust)
+	}
 	out := make([]*Entry, 0, len(tools))
 	seen := make(map[string]*Entry, len(tools))
 	for _, def := range tools {
