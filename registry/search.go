@@ -189,6 +189,10 @@ func match(e *Entry, tq *textQuery, q *Query, capFilter *abi.Capability) (int, b
 		k := strings.Index(e.hay, t)
 		switch {
 		case k < 0:
+			if strings.Contains(e.prov, t) {
+				score += scoreText
+				continue
+			}
 			return 0, false
 		case k < e.nEnd:
 			switch {
