@@ -92,7 +92,7 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 		// clipped as it may quote the constraint; "too long" only for one
 		// past the parser's limit, which a constraint of 129 to 512 bytes
 		// with a typo was told.
-		msg := clipConstraint(err.Error())
+		msg := clipConstraint(constraintReason(constraint, err))
 		if errors.Is(err, semver.ErrConstraintTooLong) {
 			msg = fmt.Sprintf("longer than a constraint can be (at most %d bytes)", semver.MaxConstraintLen)
 		}
@@ -162,6 +162,28 @@ func shadowedMatching(s *snapshot, name string, c *semver.Constraints) []string 
 		}
 	}
 	return out
+}
+
+// constraintReason is why constraint did not parse, err the parser's error.
+// For a version that has the form but not the value (a number past
+// 2^64-1, a pre-release identifier with a leading zero: 1.0.0-01) the
+// parser says only "constraint parser error", which names nothing: the
+// version's own error is given instead, naming it.
+func constraintReason(constraint string, err error) string {
+	msg := err.Error()
+	if msg != "constraint parser error" {
+		return msg
+	}
+	for _, f := range strings.FieldsFunc(constraint, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '|' }) {
+		v := strings.TrimLeft(f, "=<>!~^")
+		if v == "" || v == "-" || strings.ContainsAny(v, "xX*") {
+			continue // an operator apart, a hyphen range, a wildcard
+		}
+		if _, verr := semver.NewVersion(v); verr != nil {
+			return fmt.Sprintf("version %q in it: %v", v, verr)
+		}
+	}
+	return msg
 }
 
 // maxShownVersions bounds the versions an error's message lists (its
