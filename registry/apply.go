@@ -418,7 +418,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				continue
 			}
 			if r.semver == SemverRefuse {
-				return Report{}, semverError(v)
+				return Report{}, semverError(v, e)
 			}
 			found = append(found, verdict{e, v})
 		}

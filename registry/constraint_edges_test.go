@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,4 +38,31 @@ func TestMidLengthBadConstraintSaysWhy(t *testing.T) {
 			t.Errorf("%d bytes: %s", len(c.constraint), te.Message)
 		}
 	}
+}
+
+// TestConstraintVersionOutOfRangeSaysWhich: a constraint whose version has
+// the form of one but not the value, a number past 2^64-1 or a
+// pre-release identifier with a leading zero, was refused as "constraint
+// parser error" (the parser's words), naming neither the version nor what
+// is wrong with it. It now names the version and why.
+func TestConstraintVersionOutOfRangeSaysWhich(t *testing.T) {
+	r := New()
+	if err := r.Register(prov("org.x.a"), []abi.ToolDef{tool("t", "1.0.0")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ constraint, want string }{
+		{">=1.0.0 <99999999999999999999.0", `version "99999999999999999999.0" in it: `},
+		{"^99999999999999999999", `version "99999999999999999999" in it: `},
+		{"1.x || 1.0.0-01", `version "1.0.0-01" in it: version segment starts with 0`},
+		{">= 1.2.3, <= 1.2.99999999999999999999", `version "1.2.99999999999999999999" in it`},
+	} {
+		_, err := r.Resolve("t", c.constraint)
+		wantCode(t, err, abi.InvalidParams, "tool t", strconv.Quote(c.constraint), c.want)
+		if te := abi.AsToolError(err, abi.Internal); strings.Contains(te.Message, "constraint parser error") {
+			t.Errorf("%s", te.Message)
+		}
+	}
+	// Other refusals keep the parser's reason.
+	_, err := r.Resolve("t", ">=a")
+	wantCode(t, err, abi.InvalidParams, `improper constraint: ">=a"`)
 }

@@ -59,10 +59,13 @@ type Entry struct {
 	Violation *SemverViolation
 
 	ver  string // Version.String(), for exact-version lookups without parsing
-	hay  string // lower-cased name \x00 tags \x00 description, examples, provider
+	hay  string // lower-cased name \x00 tags \x00 description, examples
 	nEnd int    // end of the name in hay
 	tEnd int    // end of the tags in hay
-	sig  sig    // bytes and byte pairs present in hay
+	// prov is the lower-cased provider name \x00 id, one string shared by
+	// every entry of a registration (see provText).
+	prov string
+	sig  sig // bytes and byte pairs present in hay and prov
 	// implicit: the provider declared no version (DefaultVersion was
 	// filled in), so a redefinition breaks no promise (an MCP server's
 	// tools have no versions).
@@ -137,8 +140,22 @@ func invalid(format string, args ...any) *abi.ToolError {
 	return abi.Errorf(abi.InvalidRequest, format, args...)
 }
 
-// newEntry checks def and builds its entry for provider p.
-func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
+// provText is a provider's searched text, with its signature.
+type provText struct {
+	text string
+	sig  sig
+}
+
+// newProvText lower-cases p's name and id once for all its entries: each
+// entry holding its own copy made a provider of 1 000 tools named with
+// 1 MB cost 1 GB (a guest names itself at no cost).
+func newProvText(p *ProviderRecord) provText {
+	text := strings.ToLower(p.Info.Name) + "\x00" + strings.ToLower(p.Info.ID)
+	return provText{text, signature(text)}
+}
+
+// newEntry checks def and builds its entry for provider p, whose text is pt.
+func newEntry(p *ProviderRecord, pt provText, def abi.ToolDef) (*Entry, error) {
 	if err := abi.ValidateToolName(def.Name); err != nil {
 		return nil, invalid("provider %s: %v", p.Info.ID, err)
 	}
@@ -191,7 +208,7 @@ func newEntry(p *ProviderRecord, def abi.ToolDef) (*Entry, error) {
 	def.Examples = slices.Clone(def.Examples)
 	def.CapabilityRequired = slices.Clone(def.CapabilityRequired)
 	e.Def = def
-	e.buildHay()
+	e.buildHay(pt)
 	return e, nil
 }
 
@@ -225,8 +242,9 @@ func checkDefText(def *abi.ToolDef) error {
 
 // buildHay precomputes the lower-cased search text. The fields are ordered
 // by rank (name, tags, the rest) so the leftmost occurrence of a token is in
-// its best field; \x00 separators keep tokens from spanning fields.
-func (e *Entry) buildHay() {
+// its best field; \x00 separators keep tokens from spanning fields. The
+// provider's name and id, ranked as the rest, are pt, shared.
+func (e *Entry) buildHay(pt provText) {
 	var sb strings.Builder
 	sb.WriteString(strings.ToLower(e.Def.Name))
 	e.nEnd = sb.Len()
@@ -242,12 +260,12 @@ func (e *Entry) buildHay() {
 		sb.WriteByte(0)
 		sb.WriteString(strings.ToLower(x))
 	}
-	sb.WriteByte(0)
-	sb.WriteString(strings.ToLower(e.Provider.Info.Name))
-	sb.WriteByte(0)
-	sb.WriteString(strings.ToLower(e.Provider.Info.ID))
 	e.hay = sb.String()
+	e.prov = pt.text
 	e.sig = signature(e.hay)
+	for w := range e.sig {
+		e.sig[w] |= pt.sig[w]
+	}
 }
 
 // compareEntries orders by name, then version.
@@ -266,10 +284,19 @@ func newEntries(p *ProviderRecord, tools []abi.ToolDef) ([]*Entry, error) {
 	if err := abi.ValidateProviderID(p.Info.ID); err != nil {
 		return nil, invalid("%v", err)
 	}
+	if p.Trust < abi.Untrusted || p.Trust > abi.System {
+		// Resolution walks the trust levels from the top one down to
+		// Untrusted: a provider below it was registered and its tools
+		// listed, but no constraint reached them ("no version of tool t
+		// matches "^1" (available: 1.0.0)"), and one far above it made
+		// every resolution walk billions of levels.
+		return nil, invalid("provider %s: trust level %s is not one of Untrusted, Community, Verified, System", p.Info.ID, p.Trust)
+	}
 	out := make([]*Entry, 0, len(tools))
 	seen := make(map[string]*Entry, len(tools))
+	pt := newProvText(p)
 	for _, def := range tools {
-		e, err := newEntry(p, def)
+		e, err := newEntry(p, pt, def)
 		if err != nil {
 			return nil, err
 		}

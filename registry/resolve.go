@@ -92,7 +92,7 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 		// clipped as it may quote the constraint; "too long" only for one
 		// past the parser's limit, which a constraint of 129 to 512 bytes
 		// with a typo was told.
-		msg := clipConstraint(err.Error())
+		msg := clipConstraint(constraintReason(constraint, err))
 		if errors.Is(err, semver.ErrConstraintTooLong) {
 			msg = fmt.Sprintf("longer than a constraint can be (at most %d bytes)", semver.MaxConstraintLen)
 		}
@@ -127,11 +127,14 @@ func (r *Registry) Resolve(name, constraint string) (*Entry, error) {
 	for i, e := range set.versions {
 		avail[i] = e.ver
 	}
-	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, constraint, strings.Join(avail, ", "))
-	data := map[string]any{"tool": name, "constraint": constraint, "available": avail}
+	// The constraint clipped as an invalid one is (a valid one may be 512
+	// bytes, of spaces mostly).
+	shown := clipConstraint(constraint)
+	msg := fmt.Sprintf("no version of tool %s matches %q (available: %s)", name, shown, joinVersions(avail))
+	data := map[string]any{"tool": name, "constraint": shown, "available": avail}
 	if sh := shadowedMatching(s, name, c); len(sh) > 0 {
 		// A loaded provider offers them: say why they are not served.
-		msg += "; " + strings.Join(sh, ", ") + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
+		msg += "; " + joinFirst(sh) + " shadowed: registered but not served, as a more trusted provider (or the one registered first) serves the name (docs/registry.md)"
 		data["shadowed"] = sh
 	}
 	te := abi.Errorf(abi.NotFound, "%s", msg)
@@ -159,6 +162,52 @@ func shadowedMatching(s *snapshot, name string, c *semver.Constraints) []string 
 		}
 	}
 	return out
+}
+
+// constraintReason is why constraint did not parse, err the parser's error.
+// For a version that has the form but not the value (a number past
+// 2^64-1, a pre-release identifier with a leading zero: 1.0.0-01) the
+// parser says only "constraint parser error", which names nothing: the
+// version's own error is given instead, naming it.
+func constraintReason(constraint string, err error) string {
+	msg := err.Error()
+	if msg != "constraint parser error" {
+		return msg
+	}
+	for _, f := range strings.FieldsFunc(constraint, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '|' }) {
+		v := strings.TrimLeft(f, "=<>!~^")
+		if v == "" || v == "-" || strings.ContainsAny(v, "xX*") {
+			continue // an operator apart, a hyphen range, a wildcard
+		}
+		if _, verr := semver.NewVersion(v); verr != nil {
+			return fmt.Sprintf("version %q in it: %v", v, verr)
+		}
+	}
+	return msg
+}
+
+// maxShownVersions bounds the versions an error's message lists (its
+// Data lists them all): a provider may register thousands of versions of
+// one name, and a call asking for one that is not there was told every
+// one of them (5 000 versions: a message of 49 KB).
+const maxShownVersions = 16
+
+// joinVersions lists versions (ascending) as a message shows them: all of
+// them, or how many older ones there are and the newest maxShownVersions.
+func joinVersions(versions []string) string {
+	if len(versions) <= maxShownVersions {
+		return strings.Join(versions, ", ")
+	}
+	return strconv.Itoa(len(versions)-maxShownVersions) + " older, " + strings.Join(versions[len(versions)-maxShownVersions:], ", ")
+}
+
+// joinFirst lists items as a message shows them: the first
+// maxShownVersions and how many more there are.
+func joinFirst(items []string) string {
+	if len(items) <= maxShownVersions {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:maxShownVersions], ", ") + " and " + strconv.Itoa(len(items)-maxShownVersions) + " more"
 }
 
 // maxShownConstraint bounds how much of a constraint an error repeats: a

@@ -156,7 +156,7 @@ func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 				return i, nil
 			}
 		}
-		te := abi.Errorf(abi.NotFound, "tool %s has no version %s (available: %s)", name, v, strings.Join(versionList(vs), ", "))
+		te := abi.Errorf(abi.NotFound, "tool %s has no version %s (available: %s)", name, v, joinVersions(versionList(vs)))
 		te.Data = map[string]any{"tool": name, which: v, "available": versionList(vs)}
 		return 0, te
 	}
@@ -170,7 +170,7 @@ func (r *Registry) Diff(name, from, to string) (*ToolDiff, error) {
 	var fi int
 	if from == "" {
 		if ti == 0 {
-			te := abi.Errorf(abi.NotFound, "tool %s has no version below %s to compare with (available: %s)", name, vs[ti].ver, strings.Join(versionList(vs), ", "))
+			te := abi.Errorf(abi.NotFound, "tool %s has no version below %s to compare with (available: %s)", name, vs[ti].ver, joinVersions(versionList(vs)))
 			te.Data = map[string]any{"tool": name, "to": vs[ti].ver, "available": versionList(vs)}
 			return nil, te
 		}
@@ -277,8 +277,20 @@ func violation(cur, prev *Entry, d *ToolDiff) *SemverViolation {
 	return v
 }
 
-// semverError is the refusal of a violating registration.
-func semverError(v *SemverViolation) *abi.ToolError {
+// semverError is the refusal of a violating registration, e the version
+// registered that v was found for.
+func semverError(v *SemverViolation, e *Entry) *abi.ToolError {
+	if v.Provider != e.Provider.Info.ID {
+		// e was inserted below another provider's release that breaks
+		// its callers: e is refused, and its provider can change e, not
+		// that release. The message said "release it as 2.0.0, or keep
+		// the old schema" of the release, naming e only as the one broken.
+		te := abi.Errorf(abi.InvalidRequest, "%s (registry.semver_check is refuse: %s@%s of provider %s is refused, as the release above it would break its callers; "+
+			"give it a schema %s@%s keeps, or another version)", v.String(), e.Def.Name, e.ver, e.Provider.Info.ID, v.Tool, v.Version)
+		te.Data = map[string]any{"tool": v.Tool, "version": v.Version, "provider": v.Provider, "previous": v.Previous,
+			"previous_provider": v.PreviousProvider, "changes": v.Changes, "refused": e.Def.Name + "@" + e.ver}
+		return te
+	}
 	next := "a higher major version"
 	if p, err := semver.NewVersion(v.Previous); err == nil {
 		next = fmt.Sprintf("%d.0.0", p.Major()+1)
