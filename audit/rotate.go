@@ -102,7 +102,6 @@ func RotatedFiles(path string) ([]RotatedFile, error) {
 	return out, nil
 }
 
-
 // VerifyFiles verifies files as one log, in the order given, each file's
 // first record following the previous file's last (the first file's
 // following o.After). o.Anchor is checked in whichever file holds its
