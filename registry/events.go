@@ -38,6 +38,10 @@ func (e Event) empty() bool {
 	return len(e.Added) == 0 && len(e.Removed) == 0 && len(e.Updated) == 0 && !e.Overflow && e.Provider == nil
 }
 
+// MaxSubscribeBuffer bounds Subscribe's buffer: past it a subscriber
+// that reads nothing gets an Overflow event, as with a smaller buffer.
+const MaxSubscribeBuffer = 1 << 16
+
 type subscriber struct {
 	ch chan Event
 }
@@ -49,13 +53,14 @@ type subscribers struct {
 
 // Subscribe returns a channel that receives one Event per registry change,
 // and a cancel function that closes the channel (idempotent). buf is the
-// channel's buffer (at least 1). A slow subscriber never blocks
-// registration: when its buffer is full, the events it has not read are
-// discarded and one Event with Overflow set takes their place.
+// channel's buffer (at least 1, at most MaxSubscribeBuffer). A slow
+// subscriber never blocks registration: when its buffer is full, the
+// events it has not read are discarded and one Event with Overflow set
+// takes their place.
 func (r *Registry) Subscribe(buf int) (<-chan Event, func()) {
-	if buf < 1 {
-		buf = 1
-	}
+	// A larger buffer panicked in make ("makechan: size out of range"),
+	// or took its memory up front for events that never come.
+	buf = min(max(buf, 1), MaxSubscribeBuffer)
 	s := &subscriber{ch: make(chan Event, buf)}
 	r.subs.mu.Lock()
 	r.subs.m[s] = struct{}{}
