@@ -231,6 +231,13 @@ func ParseCard(data []byte, name string) (*Card, error) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return fail("", "starts with a UTF-8 byte order mark (EF BB BF): save the card without one")
 	}
+	// A card saved as UTF-16 (Notepad's "Unicode", PowerShell's Out-File)
+	// was refused as "invalid character 'ÿ' looking for beginning of
+	// value", which does not say the encoding is wrong
+	// (TestParseCardUTF16SaysSo). JSON text is UTF-8 (RFC 8259 §8.1).
+	if enc := utf16Encoding(data); enc != "" {
+		return fail("", "is encoded as %s, not UTF-8: save the card as UTF-8 (without a byte order mark)", enc)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		// Where the text stops being JSON: a card cut short (saved half
@@ -831,6 +838,31 @@ func (c *Card) Marshal() ([]byte, error) {
 		m[k] = v
 	}
 	return json.Marshal(m)
+}
+
+// utf16Encoding names the encoding of data when it is UTF-16 or UTF-32
+// (by its byte order mark, else by the NUL bytes around its first
+// character, always ASCII in JSON: RFC 4627 §3), "" otherwise.
+func utf16Encoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		return "UTF-32BE (byte order mark 00 00 FE FF)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}):
+		return "UTF-32LE (byte order mark FF FE 00 00)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16BE (byte order mark FE FF)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16LE (byte order mark FF FE)"
+	case len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+		return "UTF-32BE"
+	case len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+		return "UTF-32LE"
+	case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+		return "UTF-16BE"
+	case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+		return "UTF-16LE"
+	}
+	return ""
 }
 
 // lineCol is the 1-based line and column (in bytes) of offset in data.
