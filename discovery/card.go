@@ -637,8 +637,16 @@ func (c *Card) validate() error {
 			}
 			switch u.Scheme {
 			case "unix":
-				if u.Path == "" || !path.IsAbs(u.Path) {
-					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path (unix:///run/…/x.sock)", e.RPC)
+				// The socket dialled is what follows "unix://", as written
+				// (RemoteProvider.client): unix://run/a.sock, whose "run"
+				// url.Parse takes for a host, passed as /a.sock and dialled
+				// run/a.sock, relative to the host's working directory;
+				// unix:/run/a.sock passed and was called over HTTP; a query
+				// or an escape (%20) went into the socket's name
+				// (TestUnixEndpointIsAnAbsolutePath).
+				sock, ok := strings.CutPrefix(e.RPC, "unix://")
+				if !ok || u.Host != "" || u.Path == "" || !path.IsAbs(u.Path) || u.Path != sock {
+					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path right after unix://, with no host, query or %%-escape (unix:///run/…/x.sock)", e.RPC)
 				}
 			case "tcp", "http", "https":
 				if u.Host == "" {
