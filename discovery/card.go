@@ -648,7 +648,17 @@ func (c *Card) validate() error {
 				if !ok || u.Host != "" || u.Path == "" || !path.IsAbs(u.Path) || u.Path != sock {
 					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path right after unix://, with no host, query or %%-escape (unix:///run/…/x.sock)", e.RPC)
 				}
-			case "tcp", "http", "https":
+			case "tcp":
+				// Dialled as what follows "tcp://" less a trailing "/"
+				// (RemoteProvider.client): tcp://h:9000/rpc passed and every
+				// call failed dialling "h:9000/rpc"; tcp://h passed and the
+				// adapter failed to load (TestTCPEndpointIsHostPort).
+				port, perr := strconv.Atoi(u.Port())
+				if u.Hostname() == "" || perr != nil || port < 1 || port > 65535 || u.User != nil ||
+					(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.RawPath != "" {
+					return fail("endpoints.rpc", "%q: a tcp endpoint is tcp://HOST:PORT (a port of 1-65535; no path, user or query)", e.RPC)
+				}
+			case "http", "https":
 				if u.Host == "" {
 					return fail("endpoints.rpc", "%q has no host", e.RPC)
 				}
