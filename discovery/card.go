@@ -675,8 +675,12 @@ func (c *Card) validate() error {
 			if p.v == "" || strings.HasPrefix(p.v, "/") {
 				continue
 			}
-			if u, err := url.Parse(p.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-				return fail("endpoints."+p.name, "%q is neither a path (/health) nor an http(s) URL", p.v)
+			// An http(s) URL needs a host, as endpoints.http does:
+			// https:///health passed the card check (verify, sign), and
+			// loading it said only `endpoint https:///health: host "" is
+			// empty`; a metrics URL so was kept (TestHealthURLNeedsHost).
+			if u, err := url.Parse(p.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fail("endpoints."+p.name, "%q is neither a path (/health) nor an http(s) URL with a host", p.v)
 			}
 		}
 	}
