@@ -253,6 +253,16 @@ func ParseCard(data []byte, name string) (*Card, error) {
 				line, col = lineCol(data, len(data))
 				return fail("", "line %d, column %d: the card ends before its JSON does (cut short, or still being written?): %v", line, col, err)
 			}
+			// JSON nested past encoding/json's 10000 levels is JSON, too
+			// deep for a card: it was called "not JSON: invalid character
+			// '{' exceeded max depth" (TestDeepCardSaysHowDeep). Said as
+			// of a card nested past I-JSON's 256 levels, where they end.
+			if strings.HasSuffix(se.Error(), "exceeded max depth") {
+				if ie, ok := errors.AsType[*trust.SyntaxError](trust.CheckIJSON(data)); ok {
+					line, col := lineCol(data, ie.Offset)
+					return fail("", "line %d, column %d: %s (a card must be I-JSON, RFC 7493)", line, col, ie.Msg)
+				}
+			}
 			return fail("", "line %d, column %d: not JSON: %v", line, col, err)
 		}
 		return fail("", "not a JSON object: %v", err)
