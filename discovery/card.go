@@ -705,7 +705,12 @@ func (c *Card) validate() error {
 				}
 			}
 			if d := sw.Detection; d != nil {
-				if d.DesktopFile != "" && (!strings.HasSuffix(d.DesktopFile, ".desktop") || strings.Contains(d.DesktopFile, "/")) {
+				// A file name: ".desktop" alone (no name before the
+				// suffix) passed, and so did ..\\x.desktop, which Windows
+				// joins as a path out of the desktop folder
+				// (TestDesktopFileIDIsAFileName).
+				if d.DesktopFile != "" && (!strings.HasSuffix(d.DesktopFile, ".desktop") || d.DesktopFile == ".desktop" ||
+					strings.ContainsAny(d.DesktopFile, "/\\\x00")) {
 					return fail("requirements.software.detection.desktop_file", "%q must be a desktop file id such as app.desktop", d.DesktopFile)
 				}
 				if d.Executable != "" && !path.IsAbs(d.Executable) {
