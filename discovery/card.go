@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -738,8 +739,8 @@ func (c *Card) validate() error {
 		}
 	}
 	for i, x := range c.Extensions {
-		if !strings.HasPrefix(x, "urn:") || len(x) < 6 {
-			return fail(fmt.Sprintf("extensions[%d]", i), "%q is not a URN (urn:…)", x)
+		if !urnPattern.MatchString(x) {
+			return fail(fmt.Sprintf("extensions[%d]", i), "%q is not a URN (urn:NID:NSS, such as urn:aios:ext:priority:1.0)", x)
 		}
 	}
 	if c.Artifact != nil {
@@ -762,6 +763,13 @@ func (c *Card) validate() error {
 	}
 	return nil
 }
+
+// urnPattern is a URN's form (RFC 8141 §2): "urn" in any case, a
+// namespace id of 2-32 letters, digits and hyphens (not at its ends), and
+// a namespace-specific string. The check was a "urn:" prefix and 6
+// characters: URN:aios:ext:priority:1.0, a URN, was refused, and urn:ab,
+// with no NSS, passed (TestExtensionURNForm).
+var urnPattern = regexp.MustCompile(`^(?i:urn):[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:[^\x00-\x20]+$`)
 
 // CheckProtocolVersion reports whether v is in SupportedProtocols, by
 // SemVer precedence: a pre-release inside the range (0.3.1-draft.1) is
