@@ -609,6 +609,13 @@ func (c *Card) validate() error {
 				return fail(field+"."+sc.name, "%v", err)
 			}
 			*sc.doc = n.(map[string]any)
+			// Parameters are an object (a call's arguments): a schema
+			// without "type" takes any value, and a call whose arguments
+			// were "hello" went to the adapter as its params, as the MCP
+			// import found (TestTypelessInputSchemaTakesAnObject).
+			if _, typed := (*sc.doc)["type"]; !typed && sc.name == "input_schema" {
+				(*sc.doc)["type"] = "object"
+			}
 			if _, err := schema.Compile(s.ID+"."+sc.name, *sc.doc); err != nil {
 				return fail(field+"."+sc.name, "not a valid JSON Schema: %v", err)
 			}
