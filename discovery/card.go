@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,6 +232,13 @@ func ParseCard(data []byte, name string) (*Card, error) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return fail("", "starts with a UTF-8 byte order mark (EF BB BF): save the card without one")
 	}
+	// A card saved as UTF-16 (Notepad's "Unicode", PowerShell's Out-File)
+	// was refused as "invalid character 'ÿ' looking for beginning of
+	// value", which does not say the encoding is wrong
+	// (TestParseCardUTF16SaysSo). JSON text is UTF-8 (RFC 8259 §8.1).
+	if enc := utf16Encoding(data); enc != "" {
+		return fail("", "is encoded as %s, not UTF-8: save the card as UTF-8 (without a byte order mark)", enc)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		// Where the text stops being JSON: a card cut short (saved half
@@ -245,6 +253,16 @@ func ParseCard(data []byte, name string) (*Card, error) {
 			if se.Offset >= int64(len(data)) {
 				line, col = lineCol(data, len(data))
 				return fail("", "line %d, column %d: the card ends before its JSON does (cut short, or still being written?): %v", line, col, err)
+			}
+			// JSON nested past encoding/json's 10000 levels is JSON, too
+			// deep for a card: it was called "not JSON: invalid character
+			// '{' exceeded max depth" (TestDeepCardSaysHowDeep). Said as
+			// of a card nested past I-JSON's 256 levels, where they end.
+			if strings.HasSuffix(se.Error(), "exceeded max depth") {
+				if ie, ok := errors.AsType[*trust.SyntaxError](trust.CheckIJSON(data)); ok {
+					line, col := lineCol(data, ie.Offset)
+					return fail("", "line %d, column %d: %s (a card must be I-JSON, RFC 7493)", line, col, ie.Msg)
+				}
 			}
 			return fail("", "line %d, column %d: not JSON: %v", line, col, err)
 		}
@@ -591,6 +609,13 @@ func (c *Card) validate() error {
 				return fail(field+"."+sc.name, "%v", err)
 			}
 			*sc.doc = n.(map[string]any)
+			// Parameters are an object (a call's arguments): a schema
+			// without "type" takes any value, and a call whose arguments
+			// were "hello" went to the adapter as its params, as the MCP
+			// import found (TestTypelessInputSchemaTakesAnObject).
+			if _, typed := (*sc.doc)["type"]; !typed && sc.name == "input_schema" {
+				(*sc.doc)["type"] = "object"
+			}
 			if _, err := schema.Compile(s.ID+"."+sc.name, *sc.doc); err != nil {
 				return fail(field+"."+sc.name, "not a valid JSON Schema: %v", err)
 			}
@@ -630,10 +655,28 @@ func (c *Card) validate() error {
 			}
 			switch u.Scheme {
 			case "unix":
-				if u.Path == "" || !path.IsAbs(u.Path) {
-					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path (unix:///run/…/x.sock)", e.RPC)
+				// The socket dialled is what follows "unix://", as written
+				// (RemoteProvider.client): unix://run/a.sock, whose "run"
+				// url.Parse takes for a host, passed as /a.sock and dialled
+				// run/a.sock, relative to the host's working directory;
+				// unix:/run/a.sock passed and was called over HTTP; a query
+				// or an escape (%20) went into the socket's name
+				// (TestUnixEndpointIsAnAbsolutePath).
+				sock, ok := strings.CutPrefix(e.RPC, "unix://")
+				if !ok || u.Host != "" || u.Path == "" || !path.IsAbs(u.Path) || u.Path != sock {
+					return fail("endpoints.rpc", "%q: a unix endpoint needs an absolute socket path right after unix://, with no host, query or %%-escape (unix:///run/…/x.sock)", e.RPC)
 				}
-			case "tcp", "http", "https":
+			case "tcp":
+				// Dialled as what follows "tcp://" less a trailing "/"
+				// (RemoteProvider.client): tcp://h:9000/rpc passed and every
+				// call failed dialling "h:9000/rpc"; tcp://h passed and the
+				// adapter failed to load (TestTCPEndpointIsHostPort).
+				port, perr := strconv.Atoi(u.Port())
+				if u.Hostname() == "" || perr != nil || port < 1 || port > 65535 || u.User != nil ||
+					(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.RawPath != "" {
+					return fail("endpoints.rpc", "%q: a tcp endpoint is tcp://HOST:PORT (a port of 1-65535; no path, user or query)", e.RPC)
+				}
+			case "http", "https":
 				if u.Host == "" {
 					return fail("endpoints.rpc", "%q has no host", e.RPC)
 				}
@@ -650,8 +693,12 @@ func (c *Card) validate() error {
 			if p.v == "" || strings.HasPrefix(p.v, "/") {
 				continue
 			}
-			if u, err := url.Parse(p.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-				return fail("endpoints."+p.name, "%q is neither a path (/health) nor an http(s) URL", p.v)
+			// An http(s) URL needs a host, as endpoints.http does:
+			// https:///health passed the card check (verify, sign), and
+			// loading it said only `endpoint https:///health: host "" is
+			// empty`; a metrics URL so was kept (TestHealthURLNeedsHost).
+			if u, err := url.Parse(p.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fail("endpoints."+p.name, "%q is neither a path (/health) nor an http(s) URL with a host", p.v)
 			}
 		}
 	}
@@ -666,7 +713,12 @@ func (c *Card) validate() error {
 				}
 			}
 			if d := sw.Detection; d != nil {
-				if d.DesktopFile != "" && (!strings.HasSuffix(d.DesktopFile, ".desktop") || strings.Contains(d.DesktopFile, "/")) {
+				// A file name: ".desktop" alone (no name before the
+				// suffix) passed, and so did ..\\x.desktop, which Windows
+				// joins as a path out of the desktop folder
+				// (TestDesktopFileIDIsAFileName).
+				if d.DesktopFile != "" && (!strings.HasSuffix(d.DesktopFile, ".desktop") || d.DesktopFile == ".desktop" ||
+					strings.ContainsAny(d.DesktopFile, "/\\\x00")) {
 					return fail("requirements.software.detection.desktop_file", "%q must be a desktop file id such as app.desktop", d.DesktopFile)
 				}
 				if d.Executable != "" && !path.IsAbs(d.Executable) {
@@ -694,8 +746,8 @@ func (c *Card) validate() error {
 		}
 	}
 	for i, x := range c.Extensions {
-		if !strings.HasPrefix(x, "urn:") || len(x) < 6 {
-			return fail(fmt.Sprintf("extensions[%d]", i), "%q is not a URN (urn:…)", x)
+		if !urnPattern.MatchString(x) {
+			return fail(fmt.Sprintf("extensions[%d]", i), "%q is not a URN (urn:NID:NSS, such as urn:aios:ext:priority:1.0)", x)
 		}
 	}
 	if c.Artifact != nil {
@@ -718,6 +770,13 @@ func (c *Card) validate() error {
 	}
 	return nil
 }
+
+// urnPattern is a URN's form (RFC 8141 §2): "urn" in any case, a
+// namespace id of 2-32 letters, digits and hyphens (not at its ends), and
+// a namespace-specific string. The check was a "urn:" prefix and 6
+// characters: URN:aios:ext:priority:1.0, a URN, was refused, and urn:ab,
+// with no NSS, passed (TestExtensionURNForm).
+var urnPattern = regexp.MustCompile(`^(?i:urn):[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:[^\x00-\x20]+$`)
 
 // CheckProtocolVersion reports whether v is in SupportedProtocols, by
 // SemVer precedence: a pre-release inside the range (0.3.1-draft.1) is
@@ -831,6 +890,31 @@ func (c *Card) Marshal() ([]byte, error) {
 		m[k] = v
 	}
 	return json.Marshal(m)
+}
+
+// utf16Encoding names the encoding of data when it is UTF-16 or UTF-32
+// (by its byte order mark, else by the NUL bytes around its first
+// character, always ASCII in JSON: RFC 4627 §3), "" otherwise.
+func utf16Encoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		return "UTF-32BE (byte order mark 00 00 FE FF)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}):
+		return "UTF-32LE (byte order mark FF FE 00 00)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16BE (byte order mark FE FF)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16LE (byte order mark FF FE)"
+	case len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+		return "UTF-32BE"
+	case len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+		return "UTF-32LE"
+	case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+		return "UTF-16BE"
+	case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+		return "UTF-16LE"
+	}
+	return ""
 }
 
 // lineCol is the 1-based line and column (in bytes) of offset in data.

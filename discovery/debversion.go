@@ -125,11 +125,22 @@ func sign(n int) int {
 // ParseMinVersion parses requirements.software.min_version: a Debian-style
 // upstream version such as 100.0, 120.0.6099.109, 2.3~rc1 or 1:2.3 (a
 // leading "v" is allowed: v1.2).
+//
+// A hyphen is refused: min_version is compared on the upstream part only,
+// so one after a Debian revision (2.3-5) was dropped without a word, and a
+// SemVer pre-release (2.0.0-rc1, read as 2.0.0 revision rc1) made the
+// installed 2.0.0~rc1 "older than min_version 2.0.0-rc1"
+// (TestMinVersionHyphenRefused).
 func ParseMinVersion(s string) (DebVersion, error) {
 	if len(s) > 1 && s[0] == 'v' && s[1] >= '0' && s[1] <= '9' {
 		s = s[1:]
 	}
-	return ParseDebVersion(s)
+	v, err := ParseDebVersion(s)
+	if err == nil && strings.Contains(s, "-") {
+		return v, fmt.Errorf("version %q holds '-': a Debian revision is not compared (give the upstream version, %s), and a pre-release is written with '~' (%s)",
+			s, strings.Split(s, "-")[0], strings.Replace(s, "-", "~", 1))
+	}
+	return v, err
 }
 
 // upstreamCore is the part of an upstream version that is compared with

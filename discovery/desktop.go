@@ -347,6 +347,13 @@ func DetectWith(sw *Software, o DetectOptions) Detected {
 			}
 			if out.DesktopFile == "" {
 				out.Reason = d.DesktopFile + " not found in " + strings.Join(o.DesktopDirs, ", ")
+				if len(o.DesktopDirs) == 0 {
+					// It said "not found in " and nothing more: in a
+					// container, say, neither default folder exists
+					// (TestDesktopFileNoDesktopDirsSaysSo).
+					out.Reason = d.DesktopFile + " not found: there is no desktop folder to look in (discovery.desktop_dirs names none, " +
+						"or none of /usr/share/applications and ~/.local/share/applications exists)"
+				}
 				return out
 			}
 		}
