@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -98,13 +99,17 @@ func TestHundredFilesDroppedAndRemoved(t *testing.T) {
 }
 
 // TestSwitchedLinkCallsNeverFail (no defect): calls to a tool whose
-// provider folder link is switched between two releases, ten times under
-// six callers, all succeed and are answered by one of the two releases.
+// provider folder link is switched to the next release, ten times under
+// six callers, all succeed and are answered by one of the releases. (The
+// switches upgrade: a call resolved at 1.0.1 and reaching its provider as
+// it closed is not handed to an older 1.0.0 by design — bind.go's
+// versionBreaks —, which a test switching back and forth between two
+// releases met once in a while and failed.)
 func TestSwitchedLinkCallsNeverFail(t *testing.T) {
 	var releases string
 	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
 		releases = filepath.Join(filepath.Dir(dir), "releases")
-		for i := 0; i < 2; i++ {
+		for i := 0; i <= 10; i++ {
 			writeFake(t, filepath.Join(releases, fmt.Sprint("v", i), "tool.fake"), fakeSpec{ID: "org.test.s", Version: fmt.Sprintf("1.0.%d", i), Tools: []string{"slow"}, SleepMS: 30})
 		}
 		if err := os.Symlink(filepath.Join(releases, "v0"), filepath.Join(dir, "current")); err != nil {
@@ -131,7 +136,7 @@ func TestSwitchedLinkCallsNeverFail(t *testing.T) {
 					t.Errorf("call during a switch: %v", err)
 					continue
 				}
-				if m, _ := v.(map[string]any); m["version"] != "1.0.0" && m["version"] != "1.0.1" {
+				if m, _ := v.(map[string]any); !strings.HasPrefix(fmt.Sprint(m["version"]), "1.0.") {
 					wrong.Add(1)
 					t.Errorf("answered by %v", v)
 				}
@@ -146,8 +151,8 @@ func TestSwitchedLinkCallsNeverFail(t *testing.T) {
 		return e.Def.Version
 	}
 	for i := 1; i <= 10; i++ {
-		switchLink(t, filepath.Join(releases, fmt.Sprint("v", i%2)), filepath.Join(env.dir, "current"))
-		want := fmt.Sprintf("1.0.%d", i%2)
+		switchLink(t, filepath.Join(releases, fmt.Sprint("v", i)), filepath.Join(env.dir, "current"))
+		want := fmt.Sprintf("1.0.%d", i)
 		testutil.Eventually(t, "release "+want+" served", func() bool { return served() == want })
 		n := calls.Load()
 		testutil.Eventually(t, "calls made on it", func() bool { return calls.Load() > n+6 })
