@@ -339,8 +339,7 @@ func DetectWith(sw *Software, o DetectOptions) Detected {
 	if d := sw.Detection; d != nil {
 		if d.DesktopFile != "" {
 			for _, dir := range o.DesktopDirs {
-				p := filepath.Join(dir, d.DesktopFile)
-				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				if p := desktopFileIn(dir, d.DesktopFile, 0); p != "" {
 					out.DesktopFile = p
 					break
 				}
@@ -473,4 +472,36 @@ func processRunning(exe string) bool {
 		}
 	}
 	return false
+}
+
+// desktopFileIn finds the file of desktop file ID id beneath the
+// applications folder dir: dir/id, or, as the Desktop Entry spec makes an
+// ID of a file in a subfolder with "-" for "/", dir/sub/rest for a
+// subfolder sub with id = sub-rest (kde4-okular.desktop is
+// kde4/okular.desktop), a few levels down. "" when there is none.
+func desktopFileIn(dir, id string, depth int) string {
+	p := filepath.Join(dir, id)
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return p
+	}
+	if depth >= 4 || !strings.Contains(id, "-") {
+		return ""
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(id, e.Name()+"-")
+		if !ok || rest == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !st.IsDir() {
+			continue
+		}
+		if p := desktopFileIn(filepath.Join(dir, e.Name()), rest, depth+1); p != "" {
+			return p
+		}
+	}
+	return ""
 }
