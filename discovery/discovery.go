@@ -3037,6 +3037,12 @@ func (d *Discovery) checkEndpoints(desc, source, id string, tl abi.TrustLevel, c
 	}
 	if h := healthEndpoint(card, endpoint); h != "" {
 		urls = append(urls, h)
+	} else if e := card.Endpoints; e != nil && e.Health != "" {
+		// A path is joined to an http(s) endpoint; without one it was
+		// never probed, without a word (the built-in cards declared
+		// /health beside a unix socket alone).
+		d.log.Info("adapter's endpoints.health is not probed: a path needs endpoints.http or an http(s) rpc endpoint to be joined to",
+			"adapter", id, "health", e.Health, "source", source)
 	}
 	for _, u := range urls {
 		if pu, err := url.Parse(u); err == nil && allowed != "" && strings.EqualFold(pu.Hostname(), allowed) {
