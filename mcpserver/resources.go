@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -265,6 +266,11 @@ func encodedLen(c *mcpsdk.ResourceContents) int {
 // spaceContents is data, the object of uri, as a resource's contents.
 func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 	c := &mcpsdk.ResourceContents{URI: uri, MIMEType: http.DetectContentType(data)}
+	if c.MIMEType == "text/plain; charset=utf-8" && isJSONDocument(data) {
+		// Go's sniffer never says application/json: a tool's JSON
+		// object was text/plain (TestJSONObjectMIMEType).
+		c.MIMEType = "application/json"
+	}
 	// An empty object is an empty blob: the go-sdk omits an empty text,
 	// and MCP requires contents to hold text or blob.
 	if len(data) > 0 && utf8.Valid(data) && textual(c.MIMEType) {
@@ -281,6 +287,12 @@ func spaceContents(uri string, data []byte) *mcpsdk.ResourceContents {
 		}
 	}
 	return c
+}
+
+// isJSONDocument says whether data is a whole JSON object or array.
+func isJSONDocument(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(data)
 }
 
 // textual says whether a sniffed MIME type is text (sent as text rather
