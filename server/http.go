@@ -496,6 +496,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		// HEAD (which "GET /events" also serves) asks for the headers
+		// alone: the stream's body is never sent, so streaming held the
+		// connection, and one of the agent's streams, until the client
+		// hung up, its next request on that connection unanswered.
+		return
+	}
 	ch, cancel := s.h.Registry().Subscribe(64)
 	defer cancel()
 	s.metrics.subscribers.Inc()
