@@ -23,13 +23,14 @@ import (
 	"github.com/aios-host/aios-host/internal/authlimit"
 	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/wire"
+	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
 // HTTP endpoints
 //
 //	POST /rpc                          JSON-RPC 2.0 (one request or a batch), Authorization: Bearer <token>
-//	GET  /events                       Server-Sent Events: each tools_changed notification as
+//	GET  /events                       Server-Sent Events: each tools_changed notification (with an id) as
 //	                                   "event: aios/notification.tools_changed" + "data: <JSON-RPC notification>";
 //	                                   ?events=added,removed filters; same bearer token as /rpc
 //	GET  /.well-known/aios-adapter.json  the host's own Adapter Card (signed when server.signing_key is set)
@@ -507,9 +508,32 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s.metrics.subscribers.Inc()
 	defer s.metrics.subscribers.Dec()
-	// A comment line opens the stream so clients know they are subscribed.
-	_, _ = io.WriteString(w, ": subscribed to "+NotificationToolsChanged+"\n\n")
+	// A comment line opens the stream so clients know they are subscribed;
+	// its id (and each event's) is what an EventSource sends back as
+	// Last-Event-ID when it reconnects by itself after a dropped
+	// connection. Without one it reconnected unnoticed, and the changes
+	// made while it was away were lost without a word.
+	_, _ = io.WriteString(w, ": subscribed to "+NotificationToolsChanged+"\nid: 0\n\n")
 	_ = rc.Flush()
+	seq := 0
+	send := func(tc *ToolsChanged) bool {
+		seq++
+		data, _ := json.Marshal(jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
+		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", seq, NotificationToolsChanged, data); err != nil {
+			return false
+		}
+		_ = rc.Flush()
+		return true
+	}
+	if r.Header.Get("Last-Event-ID") != "" {
+		// A reconnect: the changes since the stream it lost are not
+		// kept, so it is told to re-list, as a subscriber that fell
+		// behind is (overflow).
+		if !send(changeParams(registry.Event{Overflow: true}, want, "")) {
+			return
+		}
+	}
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
@@ -530,12 +554,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if tc == nil {
 				continue
 			}
-			data, _ := json.Marshal(jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
-			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", NotificationToolsChanged, data); err != nil {
+			if !send(tc) {
 				return
 			}
-			_ = rc.Flush()
 		}
 	}
 }
