@@ -195,7 +195,8 @@ func (s *Server) metricsGate(next http.Handler) http.Handler {
 // notLocal says why a request is not the local user's for
 // server.metrics_auth: loopback, "" when it is: its peer is on a loopback
 // address, its Host names a loopback host (localhost, 127.0.0.1, [::1]),
-// and it carries no Forwarded or X-Forwarded-For header. A loopback peer
+// and it carries no header a proxy adds (Forwarded, X-Forwarded-For,
+// X-Real-IP, X-Forwarded-Host, X-Forwarded-Proto, Via). A loopback peer
 // alone is not enough: a web page that rebinds its own name to 127.0.0.1
 // (DNS rebinding) connects from loopback, its browser sending the page's
 // Host, and reads the answer as same-origin; a reverse proxy on the same
@@ -209,7 +210,9 @@ func notLocal(r *http.Request) string {
 	if !origin.LoopbackHost(r.Host) {
 		return fmt.Sprintf("Host %q is not a loopback host (localhost, 127.0.0.1, [::1])", cutEcho(r.Host))
 	}
-	for _, h := range []string{"Forwarded", "X-Forwarded-For"} {
+	// (X-Real-IP alone is what many nginx set-ups send; -Host, -Proto
+	// and Via are sent by proxies too: any of them is a proxied request.)
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-IP", "X-Forwarded-Host", "X-Forwarded-Proto", "Via"} {
 		if r.Header.Get(h) != "" {
 			return "the request came through a proxy (" + h + ")"
 		}
