@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/aios-host/aios-host/internal/fsperm"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,7 +35,7 @@ import (
 //	  write_timeout: 10s        # a response or notification making no progress this long is given up
 //	  id: org.aios.host.mybox   # adapter id of the host's own card (default org.aios.host.<hostname>)
 //	  name: My box              # its display name
-//	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>)
+//	  public_url: http://127.0.0.1:7700  # base URL written into the card (default http://<http address>); http(s) with a host
 //	  signing_key: keys/host.pem        # sign the card (PEM private key); its JWK is served at /.well-known/jwks.json
 //	  signing_kid: ""                   # key id (default the key's RFC 7638 thumbprint)
 //	  metrics_auth: loopback            # GET /metrics: token but from the local user (loopback peer and Host, not proxied; default), token, or none
@@ -183,6 +184,18 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	case "loopback", "token", "none":
 	default:
 		return c, fmt.Errorf("%s: server.metrics_auth: %q: want loopback, token or none", cfg.Where("server.metrics_auth"), c.MetricsAuth)
+	}
+	if c.PublicURL != "" {
+		// The card's endpoints and the /mcp resource are this base with
+		// a path appended: a trailing slash made them "//rpc" (answered
+		// with a redirect a POST does not survive), and a value without
+		// a scheme or host (127.0.0.1:7700) named endpoints no peer
+		// could call.
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return c, fmt.Errorf("%s: server.public_url: %q is not an http or https URL with a host and no query (such as https://aios.example.com or http://127.0.0.1:7700)", cfg.Where("server.public_url"), c.PublicURL)
+		}
+		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout

@@ -23,13 +23,14 @@ import (
 	"github.com/aios-host/aios-host/internal/authlimit"
 	"github.com/aios-host/aios-host/internal/origin"
 	"github.com/aios-host/aios-host/internal/wire"
+	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
 
 // HTTP endpoints
 //
 //	POST /rpc                          JSON-RPC 2.0 (one request or a batch), Authorization: Bearer <token>
-//	GET  /events                       Server-Sent Events: each tools_changed notification as
+//	GET  /events                       Server-Sent Events: each tools_changed notification (with an id) as
 //	                                   "event: aios/notification.tools_changed" + "data: <JSON-RPC notification>";
 //	                                   ?events=added,removed filters; same bearer token as /rpc
 //	GET  /.well-known/aios-adapter.json  the host's own Adapter Card (signed when server.signing_key is set)
@@ -194,7 +195,8 @@ func (s *Server) metricsGate(next http.Handler) http.Handler {
 // notLocal says why a request is not the local user's for
 // server.metrics_auth: loopback, "" when it is: its peer is on a loopback
 // address, its Host names a loopback host (localhost, 127.0.0.1, [::1]),
-// and it carries no Forwarded or X-Forwarded-For header. A loopback peer
+// and it carries no header a proxy adds (Forwarded, X-Forwarded-For,
+// X-Real-IP, X-Forwarded-Host, X-Forwarded-Proto, Via). A loopback peer
 // alone is not enough: a web page that rebinds its own name to 127.0.0.1
 // (DNS rebinding) connects from loopback, its browser sending the page's
 // Host, and reads the answer as same-origin; a reverse proxy on the same
@@ -208,7 +210,9 @@ func notLocal(r *http.Request) string {
 	if !origin.LoopbackHost(r.Host) {
 		return fmt.Sprintf("Host %q is not a loopback host (localhost, 127.0.0.1, [::1])", cutEcho(r.Host))
 	}
-	for _, h := range []string{"Forwarded", "X-Forwarded-For"} {
+	// (X-Real-IP alone is what many nginx set-ups send; -Host, -Proto
+	// and Via are sent by proxies too: any of them is a proxied request.)
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-IP", "X-Forwarded-Host", "X-Forwarded-Proto", "Via"} {
 		if r.Header.Get(h) != "" {
 			return "the request came through a proxy (" + h + ")"
 		}
@@ -496,13 +500,43 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		// HEAD (which "GET /events" also serves) asks for the headers
+		// alone: the stream's body is never sent, so streaming held the
+		// connection, and one of the agent's streams, until the client
+		// hung up, its next request on that connection unanswered.
+		return
+	}
 	ch, cancel := s.h.Registry().Subscribe(64)
 	defer cancel()
 	s.metrics.subscribers.Inc()
 	defer s.metrics.subscribers.Dec()
-	// A comment line opens the stream so clients know they are subscribed.
-	_, _ = io.WriteString(w, ": subscribed to "+NotificationToolsChanged+"\n\n")
+	// A comment line opens the stream so clients know they are subscribed;
+	// its id (and each event's) is what an EventSource sends back as
+	// Last-Event-ID when it reconnects by itself after a dropped
+	// connection. Without one it reconnected unnoticed, and the changes
+	// made while it was away were lost without a word.
+	_, _ = io.WriteString(w, ": subscribed to "+NotificationToolsChanged+"\nid: 0\n\n")
 	_ = rc.Flush()
+	seq := 0
+	send := func(tc *ToolsChanged) bool {
+		seq++
+		data, _ := json.Marshal(jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
+		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", seq, NotificationToolsChanged, data); err != nil {
+			return false
+		}
+		_ = rc.Flush()
+		return true
+	}
+	if r.Header.Get("Last-Event-ID") != "" {
+		// A reconnect: the changes since the stream it lost are not
+		// kept, so it is told to re-list, as a subscriber that fell
+		// behind is (overflow).
+		if !send(changeParams(registry.Event{Overflow: true}, want, "")) {
+			return
+		}
+	}
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
@@ -523,12 +557,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if tc == nil {
 				continue
 			}
-			data, _ := json.Marshal(jsonrpc.Notification{JSONRPC: jsonrpc.Version, Method: NotificationToolsChanged, Params: tc})
-			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", NotificationToolsChanged, data); err != nil {
+			if !send(tc) {
 				return
 			}
-			_ = rc.Flush()
 		}
 	}
 }

@@ -207,10 +207,14 @@ func (c registryCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.m.srv == nil {
+	// (under mu: a server attaching sets srv while a scrape runs)
+	c.m.mu.Lock()
+	srv := c.m.srv
+	c.m.mu.Unlock()
+	if srv == nil {
 		return
 	}
-	reg := c.m.srv.h.Registry()
+	reg := srv.h.Registry()
 	by := map[string]int{}
 	for _, p := range reg.Providers() {
 		by[p.Info.Runtime]++
@@ -225,7 +229,7 @@ func (c registryCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.m.tools, prometheus.GaugeValue, float64(len(reg.Tools())))
 	failing := 0.0
-	if c.m.srv.h.AuditFailing() != nil {
+	if srv.h.AuditFailing() != nil {
 		failing = 1
 	}
 	ch <- prometheus.MustNewConstMetric(c.m.auditFail, prometheus.GaugeValue, failing)
