@@ -597,7 +597,9 @@ func (w *worker) stderrLine(line string, cut int) {
 		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
 	w.errMu.Unlock()
-	if !w.errBudget.Allow() {
+	// A line the log level filters out is never shown: counted, it spent
+	// the budget of the lines that are (TestFilteredLevelNotCounted).
+	if !w.p.log.Enabled(context.Background(), slog.LevelInfo) || !w.errBudget.Allow() {
 		return
 	}
 	if cut > 0 {
@@ -887,15 +889,17 @@ func (w *worker) logRecord(rec *abi.LogRecord) {
 // second. An unknown level is logged at info with the level it had (the
 // SDK refuses it before it gets here).
 func (w *worker) logLine(callID, levelName, msg string) {
-	if !w.logBudget.Allow() {
-		return
-	}
 	log := w.p.log
 	w.mu.Lock()
 	if c := w.cur; c != nil && c.env != nil && c.id == callID {
 		log = c.env.Logger()
 	}
 	w.mu.Unlock()
+	level, known := logLevel(levelName)
+	// Not counted when the log level filters it out, as stderr's lines.
+	if !log.Enabled(context.Background(), level) || !w.logBudget.Allow() {
+		return
+	}
 	args := []any{"pid", w.pid}
 	if len(msg) > maxLogLine {
 		n := maxLogLine
@@ -905,7 +909,6 @@ func (w *worker) logLine(callID, levelName, msg string) {
 		args = append(args, "truncated_bytes", len(msg)-n)
 		msg = msg[:n]
 	}
-	level, known := logLevel(levelName)
 	if !known {
 		args = append(args, "bad_level", levelName)
 	}
