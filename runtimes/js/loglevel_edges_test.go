@@ -3,10 +3,12 @@ package js
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 )
@@ -54,5 +56,25 @@ aios.registerTool({ name: 'lv', parameters: {} }, () => 1);
 	}
 	if strings.Contains(got, "suppressed") {
 		t.Fatalf("lines the level filters out were reported suppressed: %q", got)
+	}
+}
+
+// TestLongLineCutKeepsWholeCharacters: a console line past maxLogLine was
+// cut at byte maxLogLine wherever it fell, so a character of several bytes
+// across the cut left invalid UTF-8 in the log (U+FFFD, or "\xc3" in the
+// text log), a character the provider never wrote. The cut falls before
+// the character it would split, as Python's.
+func TestLongLineCutKeepsWholeCharacters(t *testing.T) {
+	msg := "a" + strings.Repeat("é", maxLogLine)
+	got, ok := (*logGate)(nil).line(msg)
+	if !ok {
+		t.Fatal("a nil gate refused a line")
+	}
+	head, _, _ := strings.Cut(got, " … (")
+	if !utf8.ValidString(got) || len(head) > maxLogLine || !strings.HasSuffix(head, "é") {
+		t.Fatalf("a line of %d bytes cut as %q…%q (valid UTF-8: %v); want whole characters, at most %d bytes", len(msg), got[:8], got[max(0, len(got)-40):], utf8.ValidString(got), maxLogLine)
+	}
+	if want := fmt.Sprintf("(%d more bytes cut)", len(msg)-len(head)); !strings.HasSuffix(got, want) {
+		t.Fatalf("cut line ends %q; want %q", got[max(0, len(got)-40):], want)
 	}
 }
