@@ -327,7 +327,7 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 			// meant for this one): refused.
 			if !origin.Same(req.URL, home) {
 				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
-					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
+					s.name, req.URL.Scheme, req.URL.Host, displayURL(s.cfg.URL)) // not its key or password (TestCrossOriginRedirectHidesURLSecrets)
 			}
 			if len(via) > 0 && via[len(via)-1].Method == http.MethodPost && req.Method != http.MethodPost {
 				// 301, 302 and 303 make the POST a GET without the
