@@ -85,3 +85,39 @@ def lv(params, ctx):
 		t.Fatalf("lines the level filters out were reported suppressed: %q", got)
 	}
 }
+
+// TestStderrTaggedWithProvider: a tool's print()s (its stderr) were
+// logged with the runtime, the file and the worker's pid, not the
+// provider, unlike its ctx.log lines in a call and the output of WASM
+// guests: a log of several providers did not say whose they were. Lines
+// written once the provider has registered carry provider=<id>.
+func TestStderrTaggedWithProvider(t *testing.T) {
+	h, capt := newCapturingHost(t, nil)
+	loadTool(t, h, "tagged.py", `import sys
+from aios_sdk import tool
+
+@tool(name="tagged")
+def tagged(params, ctx):
+    print("printed by tagged", file=sys.stderr, flush=True)
+    return {"ok": True}
+`)
+	if _, err := call(h, "tagged", map[string]any{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	var got *logRecord
+	for end := time.Now().Add(20 * time.Second); got == nil && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		capt.mu.Lock()
+		for i := range *capt.recs {
+			if r := (*capt.recs)[i]; r.msg == "python stderr" && r.attrs["line"] == "printed by tagged" {
+				got = &r
+			}
+		}
+		capt.mu.Unlock()
+	}
+	if got == nil {
+		t.Fatal("the tool's print was not logged")
+	}
+	if p := got.attrs["provider"]; p == "" || !strings.Contains(p, "tagged") {
+		t.Fatalf("the tool's print logged with %v; want provider=<its id>", got.attrs)
+	}
+}

@@ -602,11 +602,16 @@ func (w *worker) stderrLine(line string, cut int) {
 	if !w.p.log.Enabled(context.Background(), slog.LevelInfo) || !w.errBudget.Allow() {
 		return
 	}
-	if cut > 0 {
-		w.p.log.Info("python stderr", "pid", w.pid, "line", line, "truncated_bytes", cut)
-		return
+	args := []any{"pid", w.pid, "line", line}
+	if id := w.p.id.Load(); id != nil {
+		// Whose print it is, as ctx.log lines and WASM guests' output
+		// say (TestStderrTaggedWithProvider).
+		args = append(args, "provider", *id)
 	}
-	w.p.log.Info("python stderr", "pid", w.pid, "line", line)
+	if cut > 0 {
+		args = append(args, "truncated_bytes", cut)
+	}
+	w.p.log.Info("python stderr", args...)
 }
 
 // stderrNote returns "; stderr: …" with the last lines of stderr, if any.
