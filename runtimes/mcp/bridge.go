@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -522,7 +523,8 @@ func (w *logWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		w.emit(w.buf[:i])
+		// The CR of a CRLF line end is not the line's (TestStderrCRLFLines).
+		w.emit(bytes.TrimSuffix(w.buf[:i], []byte("\r")))
 		w.buf = w.buf[i+1:]
 	}
 	if len(w.buf) > 4096 {

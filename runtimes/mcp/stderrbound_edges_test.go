@@ -45,3 +45,19 @@ func TestStderrLinesBounded(t *testing.T) {
 		t.Fatalf("1000 stderr lines at level info: logged %q, tail %q", out.String(), w.tail())
 	}
 }
+
+// TestStderrCRLFLines: a server writing CRLF line ends (one built for
+// Windows, a Python one with newline="\r\n") had each stderr line logged
+// and quoted in the start-failure warning with a "\r" at its end. The CR
+// of a CRLF is part of the line end, as Python's worker stderr drops it.
+func TestStderrCRLFLines(t *testing.T) {
+	var out bytes.Buffer
+	w := &logWriter{log: slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})), server: "s"}
+	w.Write([]byte("first\r\nfatal: no key\r\n"))
+	if got := out.String(); strings.Contains(got, `\r`) || !strings.Contains(got, "line=first") {
+		t.Fatalf("CRLF stderr lines logged as %q; want the lines without their CR", got)
+	}
+	if tail := w.tail(); tail != "first | fatal: no key" {
+		t.Fatalf("tail %q; want %q", tail, "first | fatal: no key")
+	}
+}
