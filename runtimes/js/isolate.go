@@ -884,10 +884,6 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 	if rec == nil {
 		return
 	}
-	msg, ok := w.p.logs.line(rec.Message)
-	if !ok {
-		return
-	}
 	logger := w.p.logger
 	ctx := context.Background()
 	if rec.CallID != "" {
@@ -900,7 +896,17 @@ func (w *procWorker) log(rec *abi.LogRecord) {
 			}
 		}
 	}
-	logger.Log(ctx, hostop.Level(rec.Level), msg, "source", "js")
+	// Not counted when the log level filters it out, as in-process
+	// (TestFilteredLevelNotCounted).
+	lv := hostop.Level(rec.Level)
+	if !logger.Enabled(ctx, lv) {
+		return
+	}
+	msg, ok := w.p.logs.line(rec.Message)
+	if !ok {
+		return
+	}
+	logger.Log(ctx, lv, msg, "source", "js")
 }
 
 // call sends a call to the worker and waits for its result, the worker's

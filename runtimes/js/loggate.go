@@ -3,6 +3,7 @@ package js
 import (
 	"fmt"
 	"log/slog"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/linebudget"
 )
@@ -52,7 +53,11 @@ func (g *logGate) line(msg string) (string, bool) {
 		return "", false
 	}
 	if len(msg) > maxLogLine {
-		msg = fmt.Sprintf("%s … (%d more bytes cut)", msg[:maxLogLine], len(msg)-maxLogLine)
+		n := maxLogLine
+		for n > 0 && !utf8.RuneStart(msg[n]) {
+			n-- // not in the middle of a character (TestLongLineCutKeepsWholeCharacters)
+		}
+		msg = fmt.Sprintf("%s … (%d more bytes cut)", msg[:n], len(msg)-n)
 	}
 	return msg, true
 }

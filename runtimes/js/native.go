@@ -460,10 +460,6 @@ func jsTypeName(v any) string {
 
 func (w *worker) nativeLog(fc goja.FunctionCall) goja.Value {
 	level := fc.Argument(0).String()
-	msg, ok := w.p.logs.line(fc.Argument(1).String())
-	if !ok {
-		return goja.Undefined()
-	}
 	logger := w.p.logger
 	ctx := context.Background()
 	if w.inCall && w.cs.env != nil {
@@ -480,6 +476,15 @@ func (w *worker) nativeLog(fc goja.FunctionCall) goja.Value {
 		lv = slog.LevelWarn
 	case "error":
 		lv = slog.LevelError
+	}
+	// A line the log level filters out is never shown: counted, it spent
+	// the budget of the lines that are (TestFilteredLevelNotCounted).
+	if !logger.Enabled(ctx, lv) {
+		return goja.Undefined()
+	}
+	msg, ok := w.p.logs.line(fc.Argument(1).String())
+	if !ok {
+		return goja.Undefined()
 	}
 	logger.Log(ctx, lv, msg, "source", "js")
 	return goja.Undefined()

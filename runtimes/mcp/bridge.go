@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,11 +13,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/buildinfo"
+	"github.com/aios-host/aios-host/internal/linebudget"
 	"github.com/aios-host/aios-host/internal/origin"
 )
 
@@ -325,7 +328,7 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 			// meant for this one): refused.
 			if !origin.Same(req.URL, home) {
 				return fmt.Errorf("mcp server %s redirected the bridge to %s://%s, another origin than its url %s; the bridge follows redirects within the url's origin only (configure the url it redirects to)",
-					s.name, req.URL.Scheme, req.URL.Host, s.cfg.URL)
+					s.name, req.URL.Scheme, req.URL.Host, displayURL(s.cfg.URL)) // not its key or password (TestCrossOriginRedirectHidesURLSecrets)
 			}
 			if len(via) > 0 && via[len(via)-1].Method == http.MethodPost && req.Method != http.MethodPost {
 				// 301, 302 and 303 make the POST a GET without the
@@ -460,12 +463,34 @@ type logWriter struct {
 	mu     sync.Mutex
 	buf    []byte
 	last   []string // the last stderrTailLines lines, each cut at stderrTailBytes
+	// budget lets stderrLinesPerSecond lines a second into the log, made
+	// with the first line logged.
+	budget *linebudget.Budget
 }
 
 const (
 	stderrTailLines = 5
 	stderrTailBytes = 300
 )
+
+// A server's stderr lines reach the log cut at maxStderrLine bytes, at
+// most stderrLinesPerSecond a second (the rest counted in a warning), as
+// the guests of the other runtimes: a server printing in a loop, or a
+// line of megabytes, flooded the log at --log-level debug.
+const (
+	maxStderrLine        = 4096
+	stderrLinesPerSecond = 100
+)
+
+// flushSuppressed reports the lines suppressed so far.
+func (w *logWriter) flushSuppressed() {
+	w.mu.Lock()
+	b := w.budget
+	w.mu.Unlock()
+	if b != nil {
+		b.Flush()
+	}
+}
 
 // tail returns the last lines the server wrote to stderr (with a last line
 // not ended yet), joined by " | ".
@@ -498,7 +523,8 @@ func (w *logWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		w.emit(w.buf[:i])
+		// The CR of a CRLF line end is not the line's (TestStderrCRLFLines).
+		w.emit(bytes.TrimSuffix(w.buf[:i], []byte("\r")))
 		w.buf = w.buf[i+1:]
 	}
 	if len(w.buf) > 4096 {
@@ -509,13 +535,36 @@ func (w *logWriter) Write(p []byte) (int, error) {
 }
 
 func (w *logWriter) emit(line []byte) {
-	if len(line) > 0 {
-		w.log.Debug("mcp server stderr", "server", w.server, "line", string(line))
-		w.last = append(w.last, cutLine(line))
-		if len(w.last) > stderrTailLines {
-			w.last = w.last[len(w.last)-stderrTailLines:]
-		}
+	if len(line) == 0 {
+		return
 	}
+	w.last = append(w.last, cutLine(line))
+	if len(w.last) > stderrTailLines {
+		w.last = w.last[len(w.last)-stderrTailLines:]
+	}
+	// Lines the log level filters out are not counted against the budget.
+	if !w.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	if w.budget == nil {
+		log, server := w.log, w.server
+		w.budget = linebudget.New(stderrLinesPerSecond, func(n int) {
+			log.Warn("mcp server stderr lines suppressed", "server", server, "lines", n,
+				"limit", fmt.Sprintf("%d lines a second per server", stderrLinesPerSecond))
+		})
+	}
+	if !w.budget.Allow() {
+		return
+	}
+	if len(line) > maxStderrLine {
+		n := maxStderrLine
+		for n > 0 && !utf8.RuneStart(line[n]) {
+			n-- // not in the middle of a character
+		}
+		w.log.Debug("mcp server stderr", "server", w.server, "line", strings.ToValidUTF8(string(line[:n]), "\uFFFD"), "truncated_bytes", len(line)-n)
+		return
+	}
+	w.log.Debug("mcp server stderr", "server", w.server, "line", string(line))
 }
 
 func indexByte(b []byte, c byte) int {

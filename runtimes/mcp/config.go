@@ -274,12 +274,12 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	case sc.Command == "" && sc.URL == "":
 		return sc, fmt.Errorf("needs a command (stdio server) or a url (streamable-HTTP server)")
 	case sc.Command != "" && sc.URL != "":
-		return sc, fmt.Errorf("has both command %q and url %q; give one", sc.Command, sc.URL)
+		return sc, fmt.Errorf("has both command %q and url %q; give one", sc.Command, displayURL(sc.URL)) // not its key or password
 	}
 	if sc.URL != "" {
 		u, err := url.Parse(sc.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return sc, fmt.Errorf("url %q: want an http:// or https:// URL", sc.URL)
+			return sc, fmt.Errorf("url %q: want an http:// or https:// URL", displayURL(sc.URL))
 		}
 		if len(sc.Args) > 0 || len(sc.Env) > 0 || sc.Dir != "" || sc.InheritEnv {
 			return sc, fmt.Errorf("args, env, inherit_env and dir apply to command servers only")

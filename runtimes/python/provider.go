@@ -39,6 +39,9 @@ type Provider struct {
 	pins []byte
 	log  *slog.Logger
 	reg  *abi.ToolRegister
+	// id is the provider's id once it has registered, for its workers'
+	// stderr lines (read by their goroutines, hence atomic).
+	id   atomic.Pointer[string]
 	size int
 	// network is true when the provider asked for Network(*) and its grants
 	// allow it: its workers may open sockets.
@@ -165,6 +168,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 		return nil, err
 	}
 	p.reg = reg
+	p.id.Store(&reg.Provider.ID)
 	// The sandbox follows the grants the host will give the provider (its
 	// providers.<id>.trust and .grants included), the ones the registry
 	// shows; checkRegister has validated the capabilities.

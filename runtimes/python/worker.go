@@ -597,14 +597,21 @@ func (w *worker) stderrLine(line string, cut int) {
 		w.errTail = append(w.errTail[:0], w.errTail[len(w.errTail)-stderrTail:]...)
 	}
 	w.errMu.Unlock()
-	if !w.errBudget.Allow() {
+	// A line the log level filters out is never shown: counted, it spent
+	// the budget of the lines that are (TestFilteredLevelNotCounted).
+	if !w.p.log.Enabled(context.Background(), slog.LevelInfo) || !w.errBudget.Allow() {
 		return
+	}
+	args := []any{"pid", w.pid, "line", line}
+	if id := w.p.id.Load(); id != nil {
+		// Whose print it is, as ctx.log lines and WASM guests' output
+		// say (TestStderrTaggedWithProvider).
+		args = append(args, "provider", *id)
 	}
 	if cut > 0 {
-		w.p.log.Info("python stderr", "pid", w.pid, "line", line, "truncated_bytes", cut)
-		return
+		args = append(args, "truncated_bytes", cut)
 	}
-	w.p.log.Info("python stderr", "pid", w.pid, "line", line)
+	w.p.log.Info("python stderr", args...)
 }
 
 // stderrNote returns "; stderr: …" with the last lines of stderr, if any.
@@ -887,15 +894,17 @@ func (w *worker) logRecord(rec *abi.LogRecord) {
 // second. An unknown level is logged at info with the level it had (the
 // SDK refuses it before it gets here).
 func (w *worker) logLine(callID, levelName, msg string) {
-	if !w.logBudget.Allow() {
-		return
-	}
 	log := w.p.log
 	w.mu.Lock()
 	if c := w.cur; c != nil && c.env != nil && c.id == callID {
 		log = c.env.Logger()
 	}
 	w.mu.Unlock()
+	level, known := logLevel(levelName)
+	// Not counted when the log level filters it out, as stderr's lines.
+	if !log.Enabled(context.Background(), level) || !w.logBudget.Allow() {
+		return
+	}
 	args := []any{"pid", w.pid}
 	if len(msg) > maxLogLine {
 		n := maxLogLine
@@ -905,7 +914,6 @@ func (w *worker) logLine(callID, levelName, msg string) {
 		args = append(args, "truncated_bytes", len(msg)-n)
 		msg = msg[:n]
 	}
-	level, known := logLevel(levelName)
 	if !known {
 		args = append(args, "bad_level", levelName)
 	}

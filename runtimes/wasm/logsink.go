@@ -294,6 +294,16 @@ func (s *logSink) log(level slog.Level, msg []byte, logger *slog.Logger) {
 }
 
 func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *slog.Logger) {
+	if logger == nil {
+		logger = s.logger
+	}
+	// A line the host's log level filters out is never shown: charged, it
+	// spent the budget of the lines that are (a warning dropped after
+	// stdout at --log-level warn) and was reported suppressed
+	// (TestFilteredLevelNotCharged). stderr's tail is kept before this.
+	if !logger.Enabled(context.Background(), level) {
+		return
+	}
 	cut, whole := false, len(line)
 	if len(line) > maxLine {
 		line, cut = cutRunes(line, maxLine), true
@@ -307,9 +317,6 @@ func (s *logSink) emitLocked(level slog.Level, src string, line []byte, logger *
 	}
 	if !utf8.Valid(line) {
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
-	}
-	if logger == nil {
-		logger = s.logger
 	}
 	if cut {
 		logger.Log(context.Background(), level, string(line), "guest", src, "truncated", true)
