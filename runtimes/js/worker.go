@@ -868,6 +868,15 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 			if j.sess != w.cs.sess || j.sess == nil {
 				continue
 			}
+			if ctx.Err() != nil {
+				// The call ended while this job waited (a host call's
+				// answer, maybe its tool's own cancellation): not run, as
+				// when the end is seen first. Run, it settled the handler
+				// with that answer, "context canceled", instead of the
+				// cancellation's words (TestCancelDuringHostCallSaysWhy
+				// failed so now and then).
+				return w.ctxEnded(ctx), true
+			}
 			if err := j.run(); err != nil {
 				te, discard := w.errorFromJS(err)
 				if discard {
@@ -895,18 +904,24 @@ func (w *worker) await(ctx context.Context, pr *goja.Promise) (*abi.ToolError, b
 				return te, true
 			}
 		case <-ctx.Done():
-			te := abi.AsToolError(ctx.Err(), abi.Cancelled)
-			if te.Code == abi.Timeout && w.pendingCount() == 0 {
-				te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
-			} else if te.Code == abi.Timeout {
-				te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())}
-			} else {
-				te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())
-			}
-			return te, true
+			return w.ctxEnded(ctx), true
 		}
 	}
 	return nil, false
+}
+
+// ctxEnded is the error of a call whose context ended while its handler
+// awaited: what it awaited, or that nothing could settle it.
+func (w *worker) ctxEnded(ctx context.Context) *abi.ToolError {
+	te := abi.AsToolError(ctx.Err(), abi.Cancelled)
+	if te.Code == abi.Timeout && w.pendingCount() == 0 {
+		te = &abi.ToolError{Code: abi.Timeout, Message: w.unsettledMessage()}
+	} else if te.Code == abi.Timeout {
+		te = &abi.ToolError{Code: abi.Timeout, Message: fmt.Sprintf("deadline exceeded while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())}
+	} else {
+		te.Message = fmt.Sprintf("cancelled by its caller while the handler of %s awaited %d pending host calls or timers%s", w.cs.call.Tool, w.pendingCount(), w.pendingOps())
+	}
+	return te
 }
 
 // unsettledMessage is the Timeout of a handler whose promise was pending
