@@ -770,12 +770,16 @@ func notAnAnswer(r *http.Request, resp *http.Response, mt string) *http.Response
 	if len(head) == 0 && resp.StatusCode != http.StatusOK {
 		what = fmt.Sprintf("HTTP %d %s and no body", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	b := errorAnswer(id, "the server answered the request with "+what+", not a JSON-RPC answer (application/json or text/event-stream)")
+	return withJSONBody(resp, errorAnswer(id, "the server answered the request with "+what+", not a JSON-RPC answer (application/json or text/event-stream)"))
+}
+
+// withJSONBody is resp with body, a JSON-RPC answer, as its body.
+func withJSONBody(resp *http.Response, body []byte) *http.Response {
 	out := *resp
 	out.Header = resp.Header.Clone()
 	out.Header.Set("Content-Type", "application/json")
-	out.Body = io.NopCloser(bytes.NewReader(b))
-	out.ContentLength = int64(len(b))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.ContentLength = int64(len(body))
 	return &out
 }
 
@@ -814,12 +818,7 @@ func refusedAnswer(r *http.Request, resp *http.Response) *http.Response {
 		body = errorAnswer(id, fmt.Sprintf("the server answered the request with HTTP %s, without a JSON-RPC answer (%q)",
 			status, strings.ToValidUTF8(string(head[:min(len(head), 200)]), "?")))
 	}
-	out := *resp
-	out.Header = resp.Header.Clone()
-	out.Header.Set("Content-Type", "application/json")
-	out.Body = io.NopCloser(bytes.NewReader(body))
-	out.ContentLength = int64(len(body))
-	return &out
+	return withJSONBody(resp, body)
 }
 
 // isErrorAnswer says whether msg is a JSON-RPC answer carrying an error.
