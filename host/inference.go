@@ -513,8 +513,18 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			msg += " (finish_reason " + strconv.Quote(ch.FinishReason) + ")"
 		}
 		code := abi.Unavailable
-		if ch.FinishReason == "content_filter" {
+		switch ch.FinishReason {
+		case "content_filter":
 			code, msg = abi.ProviderError, msg+": the backend's content filter withheld the answer"
+		case "length":
+			// A reasoning model (vLLM's, DeepSeek's) spent the tokens
+			// thinking: "Unavailable" told the caller to try again later,
+			// which gets the same answer.
+			limit := "the backend's default max_tokens"
+			if req.MaxTokens > 0 {
+				limit = "max_tokens (" + strconv.Itoa(req.MaxTokens) + ")"
+			}
+			code, msg = abi.ProviderError, msg+": the answer was cut at "+limit+" before any text (a reasoning model may spend them all thinking); ask for more tokens"
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: msg, Data: map[string]any{"finish_reason": ch.FinishReason}}
 	}
