@@ -150,14 +150,57 @@ type chatResponse struct {
 		Message struct {
 			// Content is null when the model wrote none: a refusal, a
 			// content filter, a tool call the host did not ask for.
-			Content *string `json:"content"`
-			Refusal string  `json:"refusal"`
+			Content *chatContent `json:"content"`
+			Refusal string       `json:"refusal"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	// Error is {"message": ...} (OpenAI's) or a string (Ollama's, some
 	// proxies'); errorMessage reads either.
 	Error json.RawMessage `json:"error"`
+}
+
+// chatContent is a message's content: a string, or an array of parts
+// ([{"type": "text", "text": …}, …]), as Mistral's reasoning models and
+// proxies in front of other APIs send it, the text parts joined. Such an
+// answer was refused as "is a JSON array, where chat-completions JSON has
+// a string" (TestInferenceContentParts).
+type chatContent struct {
+	text string
+	// none: an array without a text part (only a reasoning model's
+	// "thinking", an image), no more a completion than a null content.
+	none bool
+}
+
+func (c *chatContent) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		return json.Unmarshal(b, &c.text)
+	case '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		var text strings.Builder
+		c.none = true
+		for _, p := range parts {
+			// Other parts are not the completion's text.
+			if p.Type == "text" {
+				text.WriteString(p.Text)
+				c.none = false
+			}
+		}
+		c.text = text.String()
+		return nil
+	}
+	value := map[byte]string{'{': "object", 't': "bool", 'f': "bool"}[b[0]]
+	if value == "" {
+		value = "number"
+	}
+	return &json.UnmarshalTypeError{Value: value, Type: reflect.TypeFor[string]()}
 }
 
 // errorMessage is the backend's error text in r, "" when it sent none.
@@ -464,18 +507,28 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			Message: "inference backend " + endpoint + ": the model refused: " + clip(ch.Message.Refusal, maxInferenceMessage),
 			Data:    map[string]any{"refusal": clip(ch.Message.Refusal, maxInferenceMessage), "finish_reason": ch.FinishReason}}
 	}
-	if ch.Message.Content == nil {
+	if ch.Message.Content == nil || ch.Message.Content.none {
 		msg := "inference backend " + endpoint + " sent a choice without content"
 		if ch.FinishReason != "" {
 			msg += " (finish_reason " + strconv.Quote(ch.FinishReason) + ")"
 		}
 		code := abi.Unavailable
-		if ch.FinishReason == "content_filter" {
+		switch ch.FinishReason {
+		case "content_filter":
 			code, msg = abi.ProviderError, msg+": the backend's content filter withheld the answer"
+		case "length":
+			// A reasoning model (vLLM's, DeepSeek's) spent the tokens
+			// thinking: "Unavailable" told the caller to try again later,
+			// which gets the same answer.
+			limit := "the backend's default max_tokens"
+			if req.MaxTokens > 0 {
+				limit = "max_tokens (" + strconv.Itoa(req.MaxTokens) + ")"
+			}
+			code, msg = abi.ProviderError, msg+": the answer was cut at "+limit+" before any text (a reasoning model may spend them all thinking); ask for more tokens"
 		}
 		return abi.CompleteResponse{}, &abi.ToolError{Code: code, Message: msg, Data: map[string]any{"finish_reason": ch.FinishReason}}
 	}
-	return abi.CompleteResponse{Text: *ch.Message.Content, Model: out.Model, FinishReason: ch.FinishReason}, nil
+	return abi.CompleteResponse{Text: ch.Message.Content.text, Model: out.Model, FinishReason: ch.FinishReason}, nil
 }
 
 // maxRetryAfter bounds a backend's Retry-After taken into an error.

@@ -119,7 +119,13 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		}
 		return map[string]any{"space": obj.Space, "id": obj.ID}, nil
 	case "ai_complete":
-		req := abi.CompleteRequest{Prompt: str("prompt"), System: str("system"), Model: str("model")}
+		// The prompt must be given: a Python tool's complete(None) was
+		// read as "", and the backend asked to complete nothing on the
+		// caller's inference.rate (JS and WASM refuse it).
+		if _, ok := args["prompt"]; !ok && bad == nil {
+			bad = abi.Errorf(abi.InvalidParams, "ai_complete: \"prompt\" is missing")
+		}
+		req := abi.CompleteRequest{Prompt: need("prompt"), System: str("system"), Model: str("model")}
 		if bad != nil {
 			return nil, bad
 		}

@@ -292,6 +292,11 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			}
 			return "", nil
 		}
+		if a, b := o["maxTokens"], o["max_tokens"]; a != nil && b != nil && !reflect.DeepEqual(a, b) { // (either may be an array: not ==)
+			// Both spellings (defaults spread under a caller's options):
+			// the second was dropped without a word.
+			w.throwArg("ctx.ai.complete: options maxTokens (%v) and max_tokens (%v) are one option given twice with different values: give one", a, b)
+		}
 		if k, v := opt("maxTokens", "max_tokens"); k != "" {
 			var n float64
 			switch x := v.(type) {
