@@ -218,7 +218,10 @@ func TestEngineCompleteFieldTypes(t *testing.T) {
 		{`{"prompt":"hi","max_tokens":null,"system":null}`, ""},
 		{`{"prompt":"hi","max_tokens":"ten"}`, abi.InvalidRequest},
 		{`{"prompt":"hi","max_tokens":10.5}`, abi.InvalidRequest},
-		{`{"prompt":"hi","max_tokens":-1}`, abi.InvalidRequest},
+		// An integer out of range is InvalidParams, as from every runtime
+		// (docs/pipeline.md); it was InvalidRequest here alone.
+		{`{"prompt":"hi","max_tokens":-1}`, abi.InvalidParams},
+		{`{"prompt":"hi","max_tokens":2147483648}`, abi.InvalidParams},
 		{`{"prompt":"hi","temperature":"hot"}`, abi.InvalidRequest},
 		{`{"prompt":"hi","system":5}`, abi.InvalidRequest},
 		{`{"prompt":"hi","model":[]}`, abi.InvalidRequest},

@@ -382,8 +382,15 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 			default:
 				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer, not a %s", wire.TypeName(mt)), useJSON
 			}
-			if n != float64(int64(n)) || n < 0 || n > 1<<31-1 {
+			if n != float64(int64(n)) {
+				// Of another type (docs/abi.md: field types are checked).
 				return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"max_tokens\" must be an integer from 0 to 2147483647, not %v", mt), useJSON
+			}
+			if n < 0 || n > 1<<31-1 {
+				// An integer out of range is the argument's fault, as
+				// from every other runtime (docs/pipeline.md: InvalidParams
+				// whatever the runtime); it was InvalidRequest here.
+				return nil, abi.Errorf(abi.InvalidParams, "aios.ai_complete: \"max_tokens\" must be an integer from 0 to 2147483647, not %v", mt), useJSON
 			}
 			cr.MaxTokens = int(n)
 		}
