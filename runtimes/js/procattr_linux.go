@@ -175,5 +175,13 @@ func confineSelf() error {
 	// attributes; a worker runs as the host's user, so without it a tool
 	// (through a hole in goja or the Go runtime) chmod-ed a file of that
 	// user 0777 and set its times (TestWorkerCannotChangeFileMetadata).
-	return seccomp.InstallProcess(false, true)
+	if err := seccomp.InstallProcess(false, true); err != nil {
+		return err
+	}
+	// Every worker is started from one confined thread (startWorker), so
+	// all are in one Landlock domain, which does not keep them off one
+	// another: a worker killed, ptraced and read the memory of another
+	// provider's worker (TestWorkerCannotReachSiblingWorkers). A worker
+	// needs no process but itself.
+	return seccomp.InstallSelfProcess()
 }
