@@ -231,7 +231,8 @@ func InstallProcess(network, readOnly bool) error {
 }
 
 // SelfProgram builds a second filter for a process that needs no other
-// process: ptrace, process_vm_readv and process_vm_writev, kcmp,
+// process: execve, execveat, fork, vfork and clone without CLONE_THREAD
+// (a new process) fail with EPERM, and so do ptrace, process_vm_readv and process_vm_writev, kcmp,
 // process_madvise, pidfd_getfd, pidfd_send_signal and tkill fail with EPERM,
 // and kill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo fail with EPERM
 // unless their first argument is pid (the process itself; the Go runtime
@@ -260,11 +261,14 @@ func SelfProgram(pid int) ([]unix.SockFilter, error) {
 		st(bpfRetK, eperm),
 		st(bpfLdWAbs, 0), // nr
 	}
-	never := []uint32{
+	never := append([]uint32{
 		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
 		unix.SYS_KCMP, unix.SYS_PROCESS_MADVISE, unix.SYS_PIDFD_GETFD,
 		unix.SYS_PIDFD_SEND_SIGNAL, unix.SYS_TKILL,
-	}
+		// No new process: one would not die with the host (a parent's
+		// death signal is not inherited) and could fork without end.
+		unix.SYS_EXECVE, unix.SYS_EXECVEAT,
+	}, forkSyscalls...)
 	for i, nr := range never {
 		jf := uint8(0)
 		if i == len(never)-1 {
@@ -274,6 +278,13 @@ func SelfProgram(pid int) ([]unix.SockFilter, error) {
 	}
 	return append(prog,
 		st(bpfRetK, eperm),
+		// clone without CLONE_THREAD (clone3 fails with ENOSYS in
+		// Program's filter, and Go falls back to clone).
+		jmp(bpfJeqK, unix.SYS_CLONE, 0, 4),
+		st(bpfLdWAbs, 16), // args[0] low word: the flags
+		jmp(bpfJsetK, unix.CLONE_THREAD, 1, 0),
+		st(bpfRetK, eperm),
+		st(bpfRetK, secRetAllow),
 		jmp(bpfJeqK, unix.SYS_KILL, 3, 0),
 		jmp(bpfJeqK, unix.SYS_TGKILL, 2, 0),
 		jmp(bpfJeqK, unix.SYS_RT_SIGQUEUEINFO, 1, 0),
