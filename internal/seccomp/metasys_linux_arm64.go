@@ -12,3 +12,6 @@ var metaSyscalls = []uint32{
 	unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
 	unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
 }
+
+// forkSyscalls start a process without clone (none on arm64).
+var forkSyscalls = []uint32{}

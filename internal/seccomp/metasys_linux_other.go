@@ -4,3 +4,6 @@ package seccomp
 
 // metaSyscalls is empty where Program builds no filter.
 var metaSyscalls []uint32
+
+// forkSyscalls is empty where Program builds no filter.
+var forkSyscalls []uint32

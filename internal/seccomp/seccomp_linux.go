@@ -229,3 +229,88 @@ func InstallProcess(network, readOnly bool) error {
 	}
 	return nil
 }
+
+// SelfProgram builds a second filter for a process that needs no other
+// process: execve, execveat, fork, vfork and clone without CLONE_THREAD
+// (a new process) fail with EPERM, and so do ptrace, process_vm_readv and process_vm_writev, kcmp,
+// process_madvise, pidfd_getfd, pidfd_send_signal and tkill fail with EPERM,
+// and kill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo fail with EPERM
+// unless their first argument is pid (the process itself; the Go runtime
+// signals its own threads with tgkill and itself with kill). Landlock keeps
+// a process off the processes outside its domain only: processes started
+// from one confined thread share a domain and could signal, ptrace and
+// read the memory of one another (where Yama does not forbid it).
+func SelfProgram(pid int) ([]unix.SockFilter, error) {
+	var arch uint32
+	switch runtime.GOARCH {
+	case "amd64":
+		arch = auditArchX86_64
+	case "arm64":
+		arch = auditArchAArch64
+	default:
+		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
+	}
+	eperm := uint32(secRetErrno | uint32(unix.EPERM))
+	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	}
+	prog := []unix.SockFilter{
+		st(bpfLdWAbs, 4), // arch
+		jmp(bpfJeqK, arch, 1, 0),
+		st(bpfRetK, eperm),
+		st(bpfLdWAbs, 0), // nr
+	}
+	never := append([]uint32{
+		unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
+		unix.SYS_KCMP, unix.SYS_PROCESS_MADVISE, unix.SYS_PIDFD_GETFD,
+		unix.SYS_PIDFD_SEND_SIGNAL, unix.SYS_TKILL,
+		// No new process: one would not die with the host (a parent's
+		// death signal is not inherited) and could fork without end.
+		unix.SYS_EXECVE, unix.SYS_EXECVEAT,
+	}, forkSyscalls...)
+	for i, nr := range never {
+		jf := uint8(0)
+		if i == len(never)-1 {
+			jf = 1 // past the return
+		}
+		prog = append(prog, jmp(bpfJeqK, nr, uint8(len(never)-1-i), jf))
+	}
+	return append(prog,
+		st(bpfRetK, eperm),
+		// clone without CLONE_THREAD (clone3 fails with ENOSYS in
+		// Program's filter, and Go falls back to clone).
+		jmp(bpfJeqK, unix.SYS_CLONE, 0, 4),
+		st(bpfLdWAbs, 16), // args[0] low word: the flags
+		jmp(bpfJsetK, unix.CLONE_THREAD, 1, 0),
+		st(bpfRetK, eperm),
+		st(bpfRetK, secRetAllow),
+		jmp(bpfJeqK, unix.SYS_KILL, 3, 0),
+		jmp(bpfJeqK, unix.SYS_TGKILL, 2, 0),
+		jmp(bpfJeqK, unix.SYS_RT_SIGQUEUEINFO, 1, 0),
+		jmp(bpfJeqK, unix.SYS_RT_TGSIGQUEUEINFO, 0, 3),
+		st(bpfLdWAbs, 16), // args[0] low word: the pid (the kernel reads an int)
+		jmp(bpfJeqK, uint32(pid), 1, 0),
+		st(bpfRetK, eperm),
+		st(bpfRetK, secRetAllow),
+	), nil
+}
+
+// InstallSelfProcess installs SelfProgram for the calling process on all
+// its threads (TSYNC), in addition to the filters it has. The calling
+// thread must have no_new_privs (or the process CAP_SYS_ADMIN).
+func InstallSelfProcess() error {
+	prog, err := SelfProgram(unix.Getpid())
+	if err != nil {
+		return err
+	}
+	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fp)))
+	if e != 0 {
+		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %v", e)
+	}
+	if r != 0 {
+		return fmt.Errorf("seccomp(TSYNC): thread %d could not be synchronized", r)
+	}
+	return nil
+}

@@ -13,3 +13,6 @@ func InstallThread(bool, bool) error { return errNotLinux }
 
 // InstallProcess reports that there is no seccomp here.
 func InstallProcess(bool, bool) error { return errNotLinux }
+
+// InstallSelfProcess reports that there is no seccomp here.
+func InstallSelfProcess() error { return errNotLinux }

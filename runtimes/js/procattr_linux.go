@@ -162,12 +162,26 @@ func pollStdin() (io.Reader, error) {
 	return os.NewFile(0, "stdin"), nil
 }
 
-// confineSelf installs the seccomp filter on every thread of the worker
+// confineSelf installs the seccomp filter of a worker that writes no file
+// on every thread of the worker
 // (no_new_privs is inherited from the spawning thread when it was
 // confined; it is set again here in case it was not).
 func confineSelf() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
-	return seccomp.InstallProcess(false, false)
+	// readOnly: a worker writes no file, and Landlock governs a file's
+	// contents and names, not its mode, owner, times or extended
+	// attributes; a worker runs as the host's user, so without it a tool
+	// (through a hole in goja or the Go runtime) chmod-ed a file of that
+	// user 0777 and set its times (TestWorkerCannotChangeFileMetadata).
+	if err := seccomp.InstallProcess(false, true); err != nil {
+		return err
+	}
+	// Every worker is started from one confined thread (startWorker), so
+	// all are in one Landlock domain, which does not keep them off one
+	// another: a worker killed, ptraced and read the memory of another
+	// provider's worker (TestWorkerCannotReachSiblingWorkers). A worker
+	// needs no process but itself.
+	return seccomp.InstallSelfProcess()
 }
