@@ -219,15 +219,7 @@ func InstallProcess(network, readOnly bool) error {
 	if err != nil {
 		return err
 	}
-	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fp)))
-	if e != 0 {
-		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %v", e)
-	}
-	if r != 0 {
-		return fmt.Errorf("seccomp(TSYNC): thread %d could not be synchronized", r)
-	}
-	return nil
+	return installTSYNC(prog)
 }
 
 // SelfProgram builds a second filter for a process that needs no other
@@ -304,6 +296,11 @@ func InstallSelfProcess() error {
 	if err != nil {
 		return err
 	}
+	return installTSYNC(prog)
+}
+
+// installTSYNC installs prog on every thread of the calling process.
+func installTSYNC(prog []unix.SockFilter) error {
 	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fp)))
 	if e != 0 {
