@@ -90,6 +90,16 @@ type VersionReporter interface {
 	ServedVersion(version string)
 }
 
+// BoundedSpaceReader is an Env (the host's is one) that reads an object
+// only when it holds at most max bytes: a runtime whose answers have a
+// bound of their own (runtimes.wasm.max_message_bytes) asks it, so that
+// an object over the bound is refused without the host reading it. Over
+// the bound, the error is a *ToolError of code TooLarge whose Data holds
+// "space" (where the object was found), "size" and "limit" (max).
+type BoundedSpaceReader interface {
+	SpaceReadAtMost(ctx context.Context, space, id string, max int64) (Object, error)
+}
+
 // Checker is an Env that can say whether serving its call may use a host
 // service, without using it (the host's Env is one). A bridge that must
 // pick one of several calls to answer for (MCP sampling) asks it.

@@ -320,6 +320,39 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 // SpaceRead implements abi.Env. With space == "" the spaces this call may
 // read are searched in name order.
 func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object, error) {
+	return f.spaceRead(spaceName, id, 0)
+}
+
+// SpaceReadAtMost implements abi.BoundedSpaceReader: SpaceRead of an
+// object of at most max bytes (max > 0); a larger one is TooLarge without
+// being read.
+func (f *frame) SpaceReadAtMost(ctx context.Context, spaceName, id string, max int64) (abi.Object, error) {
+	if max <= 0 {
+		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: "read of object " + id + ": the bound " + strconv.FormatInt(max, 10) + " is not a positive size"}
+	}
+	return f.spaceRead(spaceName, id, max)
+}
+
+// getAtMost is st.Get(sp, id), not read when the object holds more than
+// max bytes (max > 0): then it returns the TooLarge to answer, and a nil
+// error, as the store's own errors are returned raw.
+func getAtMost(st *space.Store, sp, id string, max int64) ([]byte, *abi.ToolError, error) {
+	if max > 0 {
+		size, err := st.Size(sp, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		if size > max {
+			return nil, &abi.ToolError{Code: abi.TooLarge,
+				Message: "object " + id + " in space " + sp + " has " + strconv.FormatInt(size, 10) + " bytes, over the reader's bound of " + strconv.FormatInt(max, 10),
+				Data:    map[string]any{"space": sp, "size": size, "limit": max}}, nil
+		}
+	}
+	data, err := st.Get(sp, id)
+	return data, nil, err
+}
+
+func (f *frame) spaceRead(spaceName, id string, max int64) (abi.Object, error) {
 	if f.ended.Load() {
 		return abi.Object{}, f.endedError()
 	}
@@ -346,9 +379,12 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 		if terr := f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}); terr != nil {
 			return abi.Object{}, terr
 		}
-		data, err := st.Get(spaceName, id)
+		data, over, err := getAtMost(st, spaceName, id, max)
 		if err != nil {
 			return abi.Object{}, spaceError(err, spaceName, id)
+		}
+		if over != nil {
+			return abi.Object{}, over
 		}
 		return abi.Object{Space: spaceName, ID: id, Data: data}, nil
 	}
@@ -372,7 +408,11 @@ func (f *frame) SpaceRead(ctx context.Context, spaceName, id string) (abi.Object
 			continue
 		}
 		readable++
-		data, err := st.Get(n, id)
+		data, over, err := getAtMost(st, n, id, max)
+		if over != nil {
+			// Every copy is as large (the id names the content).
+			return abi.Object{}, over
+		}
 		if errors.Is(err, space.ErrNotFound) {
 			continue
 		}

@@ -142,7 +142,7 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	value, terr, useJSON := p.serveHost(inst, mod.Memory(), op, ptr, n)
 
 	buf := encodeAnswer(inst.hbuf[:0], op, value, terr, useJSON, p.maxMsg)
-	inst.hbuf = buf
+	inst.hbuf = reusable(buf)
 	p.trace.Frame("out", buf)
 	rptr, err := inst.alloc(uint32(len(buf)))
 	if err != nil {
@@ -151,6 +151,28 @@ func (l *Loader) hostCall(ctx context.Context, mod api.Module, op string, ptr, n
 	}
 	mod.Memory().Write(rptr, buf)
 	return uint64(rptr)<<32 | uint64(len(buf))
+}
+
+// keepBuf bounds the buffers an instance keeps for its next call (hbuf,
+// enc): one large answer or call must not stay in a pooled instance.
+const keepBuf = 64 << 10
+
+// reusable returns b emptied for reuse, or nil when it is too large to keep.
+func reusable(b []byte) []byte {
+	if cap(b) > keepBuf {
+		return nil
+	}
+	return b[:0]
+}
+
+// readBound is the largest object whose space_read answer may fit in
+// maxMsg bytes: its data is the answer's bin (MessagePack) or base64 text
+// (JSON); encodeAnswer still checks the whole answer.
+func readBound(maxMsg int, useJSON bool) int64 {
+	if useJSON {
+		return int64(maxMsg) / 4 * 3
+	}
+	return int64(maxMsg)
 }
 
 // encodeAnswer encodes a host call's answer, a ToolResult, in the
@@ -325,7 +347,20 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if terr != nil {
 			return nil, terr, useJSON
 		}
-		obj, err := env.SpaceRead(ctx, space, id)
+		var obj abi.Object
+		if br, ok := env.(abi.BoundedSpaceReader); ok {
+			// An object whose answer cannot pass max_message_bytes is
+			// refused before the host reads it (it read and hashed up to
+			// max_object_bytes, then encoded an answer to throw away).
+			obj, err = br.SpaceReadAtMost(ctx, space, id, readBound(p.maxMsg, useJSON))
+			if te, ok := err.(*abi.ToolError); ok && te.Code == abi.TooLarge && te.Data != nil {
+				if d, _ := te.Data.(map[string]any); d != nil && d["limit"] != nil {
+					return nil, abi.Errorf(abi.TooLarge, "space_read of object %s in space %q (%v bytes): the answer would be above runtimes.wasm.max_message_bytes (%d)", id, d["space"], d["size"], p.maxMsg), useJSON
+				}
+			}
+		} else {
+			obj, err = env.SpaceRead(ctx, space, id)
+		}
 		if err != nil {
 			return nil, abi.AsToolError(err, abi.ProviderError), useJSON
 		}

@@ -48,7 +48,7 @@ func (inst *instance) call(ctx context.Context, call *abi.ToolCall, env abi.Env)
 		direct = false // appending reallocated: enc is a host slice now
 	}
 	if !direct && !p.json {
-		inst.enc = enc[:0]
+		inst.enc = reusable(enc)
 	}
 	if len(enc) > p.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.maxMsg), true

@@ -949,7 +949,7 @@ func (inst *wtInstance) call(ctx context.Context, call *abi.ToolCall, env abi.En
 		return nil, terr, true
 	}
 	if !p.shim.json {
-		inst.shim.enc = enc[:0] // reused by the next call
+		inst.shim.enc = reusable(enc) // reused by the next call
 	}
 	if len(enc) > p.shim.maxMsg {
 		return nil, abi.Errorf(abi.TooLarge, "call of %s encodes to %d bytes, above runtimes.wasm.max_message_bytes (%d)", call.Tool, len(enc), p.shim.maxMsg), true
