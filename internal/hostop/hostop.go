@@ -25,8 +25,10 @@ import (
 // Answer is the host_result for host call hid: hc performed for the call
 // being served with ctx and env, or an error when the message has no host
 // call, names a call the worker is not serving (serving false), or that
-// call has no host services.
-func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serving bool) *abi.ToolResult {
+// call has no host services. maxRead > 0 bounds the object a space_read
+// reads (a runtime whose answers travel in frames of a bounded size),
+// through abi.BoundedSpaceReader when env is one.
+func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serving bool, maxRead int64) *abi.ToolResult {
 	res := &abi.ToolResult{}
 	var v any
 	var err error
@@ -42,7 +44,7 @@ func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serv
 		err = abi.Errorf(abi.Unavailable, "host_call %s: no host services for this call", hc.Op)
 	default:
 		res.CallID = hc.CallID
-		v, err = Do(ctx, env, hc)
+		v, err = do(ctx, env, hc, maxRead)
 	}
 	if err != nil {
 		res.Error = abi.AsToolError(err, abi.ProviderError)
@@ -54,6 +56,10 @@ func Answer(ctx context.Context, env abi.Env, hid string, hc *abi.HostCall, serv
 
 // Do performs hc for the call whose environment is env.
 func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
+	return do(ctx, env, hc, 0)
+}
+
+func do(ctx context.Context, env abi.Env, hc *abi.HostCall, maxRead int64) (any, error) {
 	args, _ := hc.Args.(map[string]any)
 	// An argument of another type is refused, not read as "": a Python
 	// tool's ctx.ai.complete(123) reached the backend with an empty
@@ -99,7 +105,13 @@ func Do(ctx context.Context, env abi.Env, hc *abi.HostCall) (any, error) {
 		if bad != nil {
 			return nil, bad
 		}
-		obj, err := env.SpaceRead(ctx, space, id)
+		var obj abi.Object
+		var err error
+		if br, ok := env.(abi.BoundedSpaceReader); ok && maxRead > 0 {
+			obj, err = br.SpaceReadAtMost(ctx, space, id, maxRead)
+		} else {
+			obj, err = env.SpaceRead(ctx, space, id)
+		}
 		if err != nil {
 			return nil, err
 		}

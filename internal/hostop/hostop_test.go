@@ -70,7 +70,7 @@ func TestDo(t *testing.T) {
 func TestAnswer(t *testing.T) {
 	ctx := context.Background()
 	hc := &abi.HostCall{CallID: "c", Op: "call_tool", Args: map[string]any{"tool": "t"}}
-	if r := Answer(ctx, &env{}, "h1", hc, true); r.Error != nil || r.CallID != "c" || r.Value == nil {
+	if r := Answer(ctx, &env{}, "h1", hc, true, 0); r.Error != nil || r.CallID != "c" || r.Value == nil {
 		t.Errorf("served call: %+v", r)
 	}
 	for _, tc := range []struct {
@@ -85,7 +85,7 @@ func TestAnswer(t *testing.T) {
 		{"unknown call", &env{}, hc, false, abi.InvalidRequest, "which this worker is not serving"},
 		{"no services", nil, hc, true, abi.Unavailable, "no host services"},
 	} {
-		r := Answer(ctx, tc.env, "h1", tc.hc, tc.serving)
+		r := Answer(ctx, tc.env, "h1", tc.hc, tc.serving, 0)
 		if r.Error == nil || r.Error.Code != tc.code || !strings.Contains(r.Error.Message, tc.says) {
 			t.Errorf("%s: %+v", tc.name, r.Error)
 		}

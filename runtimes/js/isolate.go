@@ -793,7 +793,14 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 			// their own.
 			ctx = context.WithValue(ctx, procNestKey{w.p}, true)
 		}
-		res = hostop.Answer(ctx, c.env, hid, hc, true)
+		res = hostop.Answer(ctx, c.env, hid, hc, true, maxReadInFrame)
+		if te := res.Error; te != nil && te.Code == abi.TooLarge && hc != nil && hc.Op == "space_read" {
+			if d, _ := te.Data.(map[string]any); d != nil && d["limit"] == maxReadInFrame {
+				// Refused by its size, unread (it was read, hashed and
+				// base64ed, then found too large to send).
+				res.Error = abi.Errorf(abi.TooLarge, "%s (%v bytes): its answer would be over the frame limit of %d bytes between the host and the JS worker process", hostCallWhat(hc), d["size"], maxWorkerFrame)
+			}
+		}
 		if res.Error != nil && errors.Is(c.ctx.Err(), context.Canceled) {
 			// The call's caller cancelled it while the host call ran,
 			// which likely ended with it: the worker learns of it first,
@@ -808,7 +815,7 @@ func (w *procWorker) serveHost(c *procCall, hid string, hc *abi.HostCall) {
 			_ = w.send(&abi.Envelope{Kind: abi.KindCancel, ID: hc.CallID})
 		}
 	} else {
-		res = hostop.Answer(context.Background(), nil, hid, hc, false)
+		res = hostop.Answer(context.Background(), nil, hid, hc, false, 0)
 	}
 	w.hostSlots.Release()
 	err := w.send(&abi.Envelope{Kind: abi.KindHostResult, ID: hid, Result: res})

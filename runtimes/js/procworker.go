@@ -45,6 +45,11 @@ func init() {
 // (64 MiB by default) with the envelope around it.
 const maxWorkerFrame = abi.DefaultMaxFrame + 1<<20
 
+// maxReadInFrame is the largest object whose space_read answer (base64
+// data and the envelope around it) fits in a frame to the worker: a
+// larger one is refused before the host reads it.
+const maxReadInFrame int64 = (maxWorkerFrame - 64<<10) / 4 * 3
+
 // workerMain serves one provider: it reads the load request, loads the
 // bundle, answers with the registration, then serves calls until stdin
 // ends. It returns the process exit code.

@@ -37,9 +37,9 @@ func (w *worker) serveHost(c *inflight, hid string, hc *abi.HostCall) {
 		name := hostOpName(hc)
 		c.hostBegin(name)
 		defer c.hostEnd(name) // (after the answer is sent)
-		res = hostop.Answer(context.WithValue(c.ctx, nestKey{w.p}, true), c.env, hid, hc, true)
+		res = hostop.Answer(context.WithValue(c.ctx, nestKey{w.p}, true), c.env, hid, hc, true, 0)
 	default:
-		res = hostop.Answer(context.Background(), nil, hid, hc, false)
+		res = hostop.Answer(context.Background(), nil, hid, hc, false, 0)
 	}
 	w.hostSlots.Release()
 	if err := w.send(&abi.Envelope{V: abi.FormatVersion, Kind: abi.KindHostResult, ID: hid, Result: res}); err != nil {
