@@ -199,6 +199,11 @@ type generation struct {
 	// resolved here holds that level's grants, so it is not forwarded to
 	// a less trusted generation.
 	trust abi.TrustLevel
+	// grants are what the host grants this generation's provider under
+	// its id (servedGrants): a call resolved here holds them, so it is
+	// not forwarded to a generation that holds less (the unit's id was
+	// edited, and the config narrows the new id: providers.<id>.grants).
+	grants abi.Grants
 
 	mu       sync.Mutex
 	inflight int
@@ -265,6 +270,16 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 				// less trusted code (to more trusted code they are no
 				// more than it may hold).
 				why = "its provider is now served at trust level " + cur.trust.String() + " (was " + g.trust.String() + ")"
+			}
+			if why == "" {
+				for _, c := range g.grants {
+					if !cur.grants.Allows(c) {
+						// The same: the call holds this generation's
+						// grants, not lent to code granted less.
+						why = "its provider now holds less (not " + c.String() + ")"
+						break
+					}
+				}
 			}
 			if why != "" {
 				// The pipeline checked this call (capabilities,

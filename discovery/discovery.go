@@ -2204,6 +2204,22 @@ func (d *Discovery) servedTrust(c *candidate) abi.TrustLevel {
 	return l
 }
 
+// servedGrants is what the host grants provider id served by c's
+// provider p, as it computes them when p is added: what p asks for ∩ its
+// level's caps ∩ providers.<id>.grants (providerCaps).
+func (d *Discovery) servedGrants(id string, c *candidate, p abi.Provider) abi.Grants {
+	reg := p.Describe()
+	if reg == nil {
+		return nil
+	}
+	asked, err := abi.ParseGrants(reg.Provider.Capabilities)
+	if err != nil {
+		return nil
+	}
+	_, caps := d.providerCaps(id, c.key, c.trust)
+	return abi.Intersect(asked, caps)
+}
+
 // best picks the winning description of id (see better).
 func (d *Discovery) best(id string) *candidate {
 	var win *candidate
@@ -2386,6 +2402,7 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 		return nil
 	})
 	gen.trust = d.servedTrust(win)
+	gen.grants = d.servedGrants(id, win, gen.inner)
 	meta := host.ProviderMeta{Source: win.key, Trust: win.trust}
 	if _, remote := win.provider.(*RemoteProvider); remote {
 		// A remote adapter's tool that a provider of equal or higher

@@ -70,8 +70,15 @@ func (f *frame) allow(req abi.Capability) *abi.ToolError {
 				msg += " (a nested call holds only what every caller before it holds)"
 			}
 		}
-		return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg,
-			Data: map[string]any{"missing": req.String(), "caller": f.caller}}
+		data := map[string]any{"missing": req.String(), "caller": f.caller}
+		if p := f.entry.Provider; !p.Grants.Allows(req) {
+			// Both sides lack it: naming the caller alone had the
+			// operator grant it there and be refused again, for the
+			// provider.
+			msg += "; nor does the provider hold it: " + f.h.providerDenied(p, req).Message
+			data["provider"] = p.Info.ID
+		}
+		return &abi.ToolError{Code: abi.CapabilityDenied, Message: msg, Data: data}
 	}
 	if !f.entry.Provider.Grants.Allows(req) {
 		return f.h.providerDenied(f.entry.Provider, req)
@@ -460,6 +467,16 @@ func (f *frame) searchDenied(id string) *abi.ToolError {
 		te := f.h.providerDenied(p, req)
 		msg += ": " + te.Message
 		data["trust"] = p.Trust.String()
+		if !holdsKind(f.grants, abi.CapReadSpace) {
+			// The caller's side too: named alone, the provider's was
+			// fixed to be refused again for the caller's.
+			msg += "; nor does the caller hold any ReadSpace grant"
+			if who := f.holdsNone(abi.CapReadSpace); who != "" {
+				msg += " (" + who + ")"
+			} else if f.call.Depth == 0 {
+				msg += " (agents." + f.caller + ".grants)"
+			}
+		}
 	case !holdsKind(f.grants, abi.CapReadSpace):
 		msg += ": the caller holds no ReadSpace grant"
 		if f.call.Depth > 0 {
