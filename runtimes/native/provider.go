@@ -40,7 +40,7 @@ type table struct {
 // registered later when it reloads the provider.
 type Provider struct {
 	info    abi.ProviderInfo
-	mu      sync.Mutex // serializes Register and OnClose
+	mu      sync.Mutex // serializes Register, OnClose and Close's flag
 	tab     atomic.Pointer[table]
 	closed  atomic.Bool
 	onClose []func() error
@@ -130,11 +130,19 @@ func (p *Provider) MustRegister(def abi.ToolDef, h Handler) {
 	}
 }
 
-// OnClose adds a function that Close runs (in registration order).
+// OnClose adds a function that Close runs (in registration order). Added
+// once the provider is closed (by a handler still running when the host
+// removed it), it runs at once, in OnClose; its error then has no Close
+// to return it and is dropped. Each function runs once.
 func (p *Provider) OnClose(fn func() error) {
 	p.mu.Lock()
-	p.onClose = append(p.onClose, fn)
+	if !p.closed.Load() {
+		p.onClose = append(p.onClose, fn)
+		p.mu.Unlock()
+		return
+	}
 	p.mu.Unlock()
+	_ = fn()
 }
 
 // Describe implements abi.Provider. The returned message is shared; callers
@@ -144,11 +152,15 @@ func (p *Provider) Describe() *abi.ToolRegister { return p.table().reg }
 // Close implements abi.Provider: later calls fail with Unavailable; calls in
 // flight finish.
 func (p *Provider) Close() error {
+	// closed is set under mu: an OnClose after this sees it and runs
+	// its function itself; one before has it in fns.
+	p.mu.Lock()
 	if p.closed.Swap(true) {
+		p.mu.Unlock()
 		return nil
 	}
-	p.mu.Lock()
 	fns := p.onClose
+	p.onClose = nil
 	p.mu.Unlock()
 	var errs []error
 	for _, fn := range fns {
