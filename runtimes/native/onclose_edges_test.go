@@ -1,6 +1,7 @@
 package native
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -49,5 +50,37 @@ func TestOnCloseAfterCloseRuns(t *testing.T) {
 				t.Fatalf("function %d added while closing ran %d times, want once", i, c)
 			}
 		}
+	}
+}
+
+// A function of OnClose that panicked (or a nil one, called) ended Close
+// there: the functions after it never ran, their resources leaked, and
+// the panic reached the host (which reported only it). Each function now
+// runs; a panic is an error naming the function's place and the panic,
+// and a nil function is not added.
+func TestOnClosePanicRunsTheRest(t *testing.T) {
+	p := New(abi.ProviderInfo{ID: "org.test.onclose"})
+	ran := 0
+	p.OnClose(func() error { ran++; return nil })
+	p.OnClose(nil)
+	p.OnClose(func() error { panic("hook boom") })
+	p.OnClose(func() error { ran++; return nil })
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("Close panicked: %v", r)
+			}
+		}()
+		err = p.Close()
+	}()
+	if ran != 2 {
+		t.Fatalf("%d of the 2 other functions ran", ran)
+	}
+	if err == nil || !strings.Contains(err.Error(), "hook boom") || !strings.Contains(err.Error(), "org.test.onclose") {
+		t.Fatalf("Close: %v, want an error naming the provider and the panic", err)
+	}
+	if strings.Contains(err.Error(), "nil pointer") {
+		t.Fatalf("Close: %v: the nil function was called", err)
 	}
 }

@@ -133,8 +133,12 @@ func (p *Provider) MustRegister(def abi.ToolDef, h Handler) {
 // OnClose adds a function that Close runs (in registration order). Added
 // once the provider is closed (by a handler still running when the host
 // removed it), it runs at once, in OnClose; its error then has no Close
-// to return it and is dropped. Each function runs once.
+// to return it and is dropped. Each function runs once; one that panics
+// is an error of Close, and the others still run. A nil fn is ignored.
 func (p *Provider) OnClose(fn func() error) {
+	if fn == nil {
+		return
+	}
 	p.mu.Lock()
 	if !p.closed.Load() {
 		p.onClose = append(p.onClose, fn)
@@ -142,7 +146,7 @@ func (p *Provider) OnClose(fn func() error) {
 		return
 	}
 	p.mu.Unlock()
-	_ = fn()
+	_ = p.runOnClose(0, fn)
 }
 
 // Describe implements abi.Provider. The returned message is shared; callers
@@ -163,12 +167,23 @@ func (p *Provider) Close() error {
 	p.onClose = nil
 	p.mu.Unlock()
 	var errs []error
-	for _, fn := range fns {
-		if err := fn(); err != nil {
+	for i, fn := range fns {
+		if err := p.runOnClose(i, fn); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// runOnClose runs fn, the i-th function of OnClose, turning its panic
+// into an error: the functions after it still run.
+func (p *Provider) runOnClose(i int, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("provider %s: OnClose function %d panicked: %v", p.info.ID, i+1, r)
+		}
+	}()
+	return fn()
 }
 
 // lookup finds the tool for a call. The host passes the exact version it
