@@ -16,6 +16,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/runtimes/native"
@@ -323,6 +324,18 @@ func stripCommentsAndStrings(s, language string) string {
 				i += end + 6
 			}
 			sb.WriteString(` "" `)
+		case language == "rust" && (i == 0 || !isIdentByte(s[i-1])) && rawStringLen(s[i:]) > 0:
+			i += rawStringLen(s[i:])
+			sb.WriteString(` "" `)
+		case language == "rust" && s[i] == '\'':
+			// A char literal ('"', '\'', '\u{22}') or a lifetime ('a).
+			if n := charLiteralLen(s[i:]); n > 0 {
+				i += n
+				sb.WriteString(` "" `)
+			} else {
+				sb.WriteByte(s[i])
+				i++
+			}
 		case s[i] == '"' || s[i] == '`' || (s[i] == '\'' && language != "rust"):
 			q := s[i]
 			i++
@@ -346,4 +359,56 @@ func stripCommentsAndStrings(s, language string) string {
 // for callers printing reports).
 func SortByComplexity(fns []Function) {
 	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Complexity > fns[j].Complexity })
+}
+
+// rawStringLen is the length of the Rust raw string literal (r"…",
+// r#"…"#, br"…") at the start of s, 0 when there is none: its text, double
+// quotes included, is no code.
+func rawStringLen(s string) int {
+	j := 0
+	if strings.HasPrefix(s, "br") {
+		j = 2
+	} else if strings.HasPrefix(s, "r") {
+		j = 1
+	} else {
+		return 0
+	}
+	hashes := 0
+	for j < len(s) && s[j] == '#' {
+		hashes++
+		j++
+	}
+	if j >= len(s) || s[j] != '"' {
+		return 0
+	}
+	end := strings.Index(s[j+1:], "\""+strings.Repeat("#", hashes))
+	if end < 0 {
+		return len(s)
+	}
+	return j + 1 + end + 1 + hashes
+}
+
+// charLiteralLen is the length of the Rust char literal at the start of
+// s ('x', '"', an escape such as '\n' or '\u{22}'), 0 when the quote starts a lifetime ('a).
+func charLiteralLen(s string) int {
+	if len(s) < 3 {
+		return 0
+	}
+	if s[1] == '\\' {
+		if end := strings.IndexByte(s[3:], '\''); end >= 0 && end <= 8 {
+			return 3 + end + 1
+		}
+		return 0
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	if 1+size < len(s) && s[1+size] == '\'' {
+		return 1 + size + 1
+	}
+	return 0
+}
+
+// isIdentByte reports whether b may be part of an identifier: an r there
+// ends a word (a "bar" of code), it starts no raw string.
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
