@@ -105,13 +105,20 @@ func analyze(ctx context.Context, p Params, env abi.Env) (map[string]any, error)
 	var rep Report
 	switch p.Language {
 	case "go":
-		fns, err := GoFunctions(obj.Data)
+		fns, err := goFunctions(ctx, obj.Data)
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // Timeout or Cancelled, naming the tool
+		}
 		if err != nil {
 			return nil, &abi.ToolError{Code: abi.ProviderError, Message: "object " + p.ObjectID + " is not valid Go: " + err.Error()}
 		}
 		rep = Summarize(fns, "go/ast: 1 + if, for, range, case, select case, &&, || per function")
 	case "rust", "python", "typescript":
-		rep = Summarize([]Function{{Name: "(file)", Complexity: Approximate(obj.Data, p.Language)}},
+		c, err := approximate(ctx, obj.Data, p.Language)
+		if err != nil {
+			return nil, err
+		}
+		rep = Summarize([]Function{{Name: "(file)", Complexity: c}},
 			"token approximation: 1 + decision keywords and operators over the whole file")
 	default:
 		return nil, &abi.ToolError{Code: abi.InvalidParams, Message: "language " + p.Language + " is not one of go, rust, python, typescript"}
@@ -158,20 +165,52 @@ func Rate(c int) string {
 // of every function and method in source order. Function literals count
 // toward the function that contains them.
 func GoFunctions(src []byte) ([]Function, error) {
+	return goFunctions(context.Background(), src)
+}
+
+// goFunctions is GoFunctions stopping with ctx's error once ctx is done
+// (go/parser itself runs to its end).
+func goFunctions(ctx context.Context, src []byte) ([]Function, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "source.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}
+	pl := poller{ctx: ctx}
 	var out []Function
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
 			continue
 		}
-		out = append(out, Function{Name: funcName(fd), Complexity: goComplexity(fd)})
+		out = append(out, Function{Name: funcName(fd), Complexity: goComplexity(fd, &pl)})
+		if pl.err != nil {
+			return nil, pl.err
+		}
 	}
 	return out, nil
+}
+
+// poller checks ctx every so many steps of a long loop: err is its
+// error once it is done.
+type poller struct {
+	ctx context.Context
+	n   int
+	err error
+}
+
+// done reports whether the loop must stop.
+func (p *poller) done() bool {
+	if p.err != nil {
+		return true
+	}
+	if p.n++; p.n&(1<<14-1) == 0 {
+		p.err = p.ctx.Err()
+	}
+	return p.err != nil
 }
 
 func funcName(fd *ast.FuncDecl) string {
@@ -195,12 +234,15 @@ func recvType(e ast.Expr) string {
 	return "?"
 }
 
-func goComplexity(fd *ast.FuncDecl) int {
+func goComplexity(fd *ast.FuncDecl, pl *poller) int {
 	c := 1
 	if fd.Body == nil {
 		return c
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if pl.done() {
+			return false
+		}
 		switch x := n.(type) {
 		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
 			c++
@@ -239,13 +281,26 @@ var decisionWords = map[string][]string{
 // keywords, and undercounts macros; it is an estimate, labelled as such in
 // the report's method.
 func Approximate(src []byte, language string) int {
-	toks := tokenize(stripCommentsAndStrings(string(src), language))
+	c, _ := approximate(context.Background(), src, language)
+	return c
+}
+
+// approximate is Approximate stopping with ctx's error once ctx is done.
+func approximate(ctx context.Context, src []byte, language string) (int, error) {
+	pl := poller{ctx: ctx}
+	toks := tokenize(stripCommentsAndStrings(string(src), language, &pl), &pl)
+	if pl.err != nil {
+		return 0, pl.err
+	}
 	want := map[string]bool{}
 	for _, w := range decisionWords[language] {
 		want[w] = true
 	}
 	c := 1
 	for i, t := range toks {
+		if pl.done() {
+			return 0, pl.err
+		}
 		switch {
 		case t == "=>" && language == "rust":
 			c++ // one per match arm
@@ -258,16 +313,16 @@ func Approximate(src []byte, language string) int {
 			c++
 		}
 	}
-	return c
+	return c, nil
 }
 
 // tokenize splits source into identifiers/keywords and operator tokens.
-func tokenize(s string) []string {
+func tokenize(s string, pl *poller) []string {
 	var toks []string
 	isWord := func(b byte) bool {
 		return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 	}
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !pl.done(); {
 		b := s[i]
 		switch {
 		case isWord(b):
@@ -295,13 +350,13 @@ func tokenize(s string) []string {
 }
 
 // stripCommentsAndStrings blanks comments and string literals.
-func stripCommentsAndStrings(s, language string) string {
+func stripCommentsAndStrings(s, language string, pl *poller) string {
 	var sb strings.Builder
 	lineComment := "//"
 	if language == "python" {
 		lineComment = "#"
 	}
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !pl.done(); {
 		switch {
 		case strings.HasPrefix(s[i:], lineComment):
 			for i < len(s) && s[i] != '\n' {
