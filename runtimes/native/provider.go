@@ -258,6 +258,14 @@ func handlerError(ctx context.Context, err error, provider string, call *abi.Too
 		c.Data = bytesAsJSON(abi.Copy(te.Data), 0)
 		te = &c
 	}
+	if te != nil && !abi.ValidUTF8(te.Message) {
+		// Bytes that are not text (an os error naming a Latin-1 file)
+		// as a WASM guest's message is read (abi.ValidText): written
+		// as JSON they would be U+FFFD, not what a Go caller got.
+		c := *te
+		c.Message = abi.ValidText(te.Message)
+		te = &c
+	}
 	return te
 }
 
