@@ -579,13 +579,20 @@ func (h *Host) AuditFailing() error { return h.audit.Failing() }
 
 // RemoveProvider unregisters the provider's tools and closes it: exactly
 // the record the registry removed (a reload racing the removal is closed
-// by whichever of the two replaced it, once).
+// by whichever of the two replaced it, once). After Close it fails with
+// Unavailable "host is closed", as AddProvider does: Close removed every
+// provider.
 func (h *Host) RemoveProvider(id string) error {
 	if err := h.unmade(); err != nil {
 		return err
 	}
 	h.life.RLock()
 	defer h.life.RUnlock()
+	if h.closed.Load() {
+		// Close removes (and closes) every provider: "not registered"
+		// named one the embedder added and never removed.
+		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+	}
 	rep, err := h.reg.Remove(id)
 	if err != nil {
 		return err
