@@ -391,6 +391,14 @@ func stripCommentsAndStrings(s, language string, pl *poller) string {
 				sb.WriteByte(s[i])
 				i++
 			}
+		case language == "typescript" && s[i] == '/' && regexMayStart(sb.String()):
+			if n := regexLiteralLen(s[i:]); n > 0 {
+				i += n
+				sb.WriteString(` "" `)
+			} else {
+				sb.WriteByte(s[i])
+				i++
+			}
 		case s[i] == '"' || s[i] == '`' || (s[i] == '\'' && language != "rust"):
 			q := s[i]
 			i++
@@ -466,4 +474,51 @@ func charLiteralLen(s string) int {
 // ends a word (a "bar" of code), it starts no raw string.
 func isIdentByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// regexMayStart reports whether a '/' after the code out (comments and
+// strings already blanked) starts a JavaScript regular expression literal,
+// not a division: an expression may start there (after ( , = : [ ! & | ?
+// { } ; + - * % < > ~ ^, return or typeof, or at the start).
+func regexMayStart(out string) bool {
+	out = strings.TrimRight(out, " \t\r\n")
+	if out == "" {
+		return true
+	}
+	if strings.ContainsRune("(,=:[!&|?{};+-*%<>~^", rune(out[len(out)-1])) {
+		return true
+	}
+	for _, kw := range []string{"return", "typeof"} {
+		if strings.HasSuffix(out, kw) && (len(out) == len(kw) || !isIdentByte(out[len(out)-len(kw)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// regexLiteralLen is the length of the regular expression literal (its
+// flags included) at the start of s, which starts with '/'; 0 when none
+// ends on its line.
+func regexLiteralLen(s string) int {
+	class := false
+	for j := 1; j < len(s) && s[j] != '\n'; j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '[':
+			class = true
+		case ']':
+			class = false
+		case '/':
+			if class {
+				continue
+			}
+			j++
+			for j < len(s) && isIdentByte(s[j]) {
+				j++
+			}
+			return j
+		}
+	}
+	return 0
 }
