@@ -234,6 +234,10 @@ func (h *Host) record(p abi.Provider, meta ProviderMeta) (*registry.ProviderReco
 	if len(reg.Tools) > h.pol.maxTools {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers %d tools; the limit is %d (limits.max_tools_per_provider)", reg.Provider.ID, from, len(reg.Tools), h.pol.maxTools)
 	}
+	if n := registrationBytes(reg, maxRegistrationBytes); n > maxRegistrationBytes {
+		return nil, nil, abi.Errorf(abi.InvalidRequest, "provider %s (from %s) registers more than %d bytes of definitions (names, descriptions, tags, examples, schemas); the limit is %d, the most one registration message of a WASM, JS or Python provider holds: shorten its descriptions and schemas",
+			reg.Provider.ID, from, maxRegistrationBytes, maxRegistrationBytes)
+	}
 	if err := h.checkNamespaces(reg, meta); err != nil {
 		return nil, nil, err
 	}
@@ -575,13 +579,20 @@ func (h *Host) AuditFailing() error { return h.audit.Failing() }
 
 // RemoveProvider unregisters the provider's tools and closes it: exactly
 // the record the registry removed (a reload racing the removal is closed
-// by whichever of the two replaced it, once).
+// by whichever of the two replaced it, once). After Close it fails with
+// Unavailable "host is closed", as AddProvider does: Close removed every
+// provider.
 func (h *Host) RemoveProvider(id string) error {
 	if err := h.unmade(); err != nil {
 		return err
 	}
 	h.life.RLock()
 	defer h.life.RUnlock()
+	if h.closed.Load() {
+		// Close removes (and closes) every provider: "not registered"
+		// named one the embedder added and never removed.
+		return &abi.ToolError{Code: abi.Unavailable, Message: "host is closed"}
+	}
 	rep, err := h.reg.Remove(id)
 	if err != nil {
 		return err
@@ -723,4 +734,48 @@ func describe(p abi.Provider) (reg *abi.ToolRegister, err error) {
 		}
 	}()
 	return p.Describe(), nil
+}
+
+// maxRegistrationBytes bounds the definitions one provider registers: the
+// most one registration message of a WASM (runtimes.wasm.max_message_bytes
+// by default), JS or Python provider (their frame limit) holds, applied
+// to an in-process provider too (native Go, an embedder's abi.Provider),
+// whose registration is no message.
+const maxRegistrationBytes = abi.DefaultMaxFrame
+
+// registrationBytes is about the JSON size of reg's texts and schemas (at
+// their least), the count stopping once it passes limit.
+func registrationBytes(reg *abi.ToolRegister, limit int) int {
+	pi := &reg.Provider
+	n := len(pi.ID) + len(pi.Name) + len(pi.Version) + len(pi.Description)
+	for _, c := range pi.Capabilities {
+		n += len(c)
+	}
+	texts := func(ss []string) {
+		for _, s := range ss {
+			n += len(s) + 3
+		}
+	}
+	schema := func(s map[string]any) {
+		if s != nil && n <= limit {
+			size, _ := measure(s, limit-n+1)
+			n += min(size, limit-n+1) // tooDeep when cut
+		}
+	}
+	for i := range reg.Tools {
+		if n > limit {
+			break
+		}
+		d := &reg.Tools[i]
+		n += len(d.Name) + len(d.Description) + len(d.Version) + len(d.LatencyClass) + len(d.PermissionLevel)
+		texts(d.Tags)
+		texts(d.Examples)
+		texts(d.CapabilityRequired)
+		if dp := d.Deprecation; dp != nil {
+			n += len(dp.Since) + len(dp.Message) + len(dp.Replacement)
+		}
+		schema(d.Parameters)
+		schema(d.Returns)
+	}
+	return n
 }

@@ -29,7 +29,10 @@
 // wrapped in the error it returns (fmt.Errorf("fetching: %w", err)) keeps
 // its code and data, the handler's words around its message; a context
 // deadline becomes Timeout, a cancellation Cancelled, anything else
-// ProviderError with the error's message. A panic is recovered and becomes
+// ProviderError with the error's message. An error message that is not
+// valid UTF-8 reaches the caller with each invalid byte as U+FFFD, as a
+// WASM guest's does (abi.ValidText), the handler's own error unchanged.
+// A panic is recovered and becomes
 // ProviderCrashed with the panic value and a short stack in Data.
 //
 // native imports only abi; it must never import host, registry or another

@@ -40,7 +40,7 @@ type table struct {
 // registered later when it reloads the provider.
 type Provider struct {
 	info    abi.ProviderInfo
-	mu      sync.Mutex // serializes Register and OnClose
+	mu      sync.Mutex // serializes Register, OnClose and Close's flag
 	tab     atomic.Pointer[table]
 	closed  atomic.Bool
 	onClose []func() error
@@ -130,11 +130,23 @@ func (p *Provider) MustRegister(def abi.ToolDef, h Handler) {
 	}
 }
 
-// OnClose adds a function that Close runs (in registration order).
+// OnClose adds a function that Close runs (in registration order). Added
+// once the provider is closed (by a handler still running when the host
+// removed it), it runs at once, in OnClose; its error then has no Close
+// to return it and is dropped. Each function runs once; one that panics
+// is an error of Close, and the others still run. A nil fn is ignored.
 func (p *Provider) OnClose(fn func() error) {
+	if fn == nil {
+		return
+	}
 	p.mu.Lock()
-	p.onClose = append(p.onClose, fn)
+	if !p.closed.Load() {
+		p.onClose = append(p.onClose, fn)
+		p.mu.Unlock()
+		return
+	}
 	p.mu.Unlock()
+	_ = p.runOnClose(0, fn)
 }
 
 // Describe implements abi.Provider. The returned message is shared; callers
@@ -144,19 +156,34 @@ func (p *Provider) Describe() *abi.ToolRegister { return p.table().reg }
 // Close implements abi.Provider: later calls fail with Unavailable; calls in
 // flight finish.
 func (p *Provider) Close() error {
+	// closed is set under mu: an OnClose after this sees it and runs
+	// its function itself; one before has it in fns.
+	p.mu.Lock()
 	if p.closed.Swap(true) {
+		p.mu.Unlock()
 		return nil
 	}
-	p.mu.Lock()
 	fns := p.onClose
+	p.onClose = nil
 	p.mu.Unlock()
 	var errs []error
-	for _, fn := range fns {
-		if err := fn(); err != nil {
+	for i, fn := range fns {
+		if err := p.runOnClose(i, fn); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// runOnClose runs fn, the i-th function of OnClose, turning its panic
+// into an error: the functions after it still run.
+func (p *Provider) runOnClose(i int, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("provider %s: OnClose function %d panicked: %v", p.info.ID, i+1, r)
+		}
+	}()
+	return fn()
 }
 
 // lookup finds the tool for a call. The host passes the exact version it
@@ -229,6 +256,14 @@ func handlerError(ctx context.Context, err error, provider string, call *abi.Too
 		// data holding raw bytes. Neither te nor its maps are changed.
 		c := *te
 		c.Data = bytesAsJSON(abi.Copy(te.Data), 0)
+		te = &c
+	}
+	if te != nil && !abi.ValidUTF8(te.Message) {
+		// Bytes that are not text (an os error naming a Latin-1 file)
+		// as a WASM guest's message is read (abi.ValidText): written
+		// as JSON they would be U+FFFD, not what a Go caller got.
+		c := *te
+		c.Message = abi.ValidText(te.Message)
 		te = &c
 	}
 	return te

@@ -28,6 +28,9 @@ import (
 // A params value that does not decode into In fails with InvalidParams
 // naming the problem (the schema should already have caught it).
 //
+// Typed of a nil func is a nil Handler, which Register refuses naming the
+// tool, as it refuses a nil Handler.
+//
 // Typed is never inlined: its handler's frame is then always named
 // native.Typed[...], which a panic's stack leaves out (crashError); inlined
 // into the author's code it was named as theirs, at a typed.go of their
@@ -35,6 +38,9 @@ import (
 //
 //go:noinline
 func Typed[In, Out any](fn func(ctx context.Context, in In, env abi.Env) (Out, error)) Handler {
+	if fn == nil {
+		return nil
+	}
 	return func(ctx context.Context, params any, env abi.Env) (any, error) {
 		tool := ""
 		if env != nil {

@@ -16,6 +16,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/runtimes/native"
@@ -104,13 +105,20 @@ func analyze(ctx context.Context, p Params, env abi.Env) (map[string]any, error)
 	var rep Report
 	switch p.Language {
 	case "go":
-		fns, err := GoFunctions(obj.Data)
+		fns, err := goFunctions(ctx, obj.Data)
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // Timeout or Cancelled, naming the tool
+		}
 		if err != nil {
 			return nil, &abi.ToolError{Code: abi.ProviderError, Message: "object " + p.ObjectID + " is not valid Go: " + err.Error()}
 		}
 		rep = Summarize(fns, "go/ast: 1 + if, for, range, case, select case, &&, || per function")
 	case "rust", "python", "typescript":
-		rep = Summarize([]Function{{Name: "(file)", Complexity: Approximate(obj.Data, p.Language)}},
+		c, err := approximate(ctx, obj.Data, p.Language)
+		if err != nil {
+			return nil, err
+		}
+		rep = Summarize([]Function{{Name: "(file)", Complexity: c}},
 			"token approximation: 1 + decision keywords and operators over the whole file")
 	default:
 		return nil, &abi.ToolError{Code: abi.InvalidParams, Message: "language " + p.Language + " is not one of go, rust, python, typescript"}
@@ -157,20 +165,52 @@ func Rate(c int) string {
 // of every function and method in source order. Function literals count
 // toward the function that contains them.
 func GoFunctions(src []byte) ([]Function, error) {
+	return goFunctions(context.Background(), src)
+}
+
+// goFunctions is GoFunctions stopping with ctx's error once ctx is done
+// (go/parser itself runs to its end).
+func goFunctions(ctx context.Context, src []byte) ([]Function, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "source.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}
+	pl := poller{ctx: ctx}
 	var out []Function
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
 			continue
 		}
-		out = append(out, Function{Name: funcName(fd), Complexity: goComplexity(fd)})
+		out = append(out, Function{Name: funcName(fd), Complexity: goComplexity(fd, &pl)})
+		if pl.err != nil {
+			return nil, pl.err
+		}
 	}
 	return out, nil
+}
+
+// poller checks ctx every so many steps of a long loop: err is its
+// error once it is done.
+type poller struct {
+	ctx context.Context
+	n   int
+	err error
+}
+
+// done reports whether the loop must stop.
+func (p *poller) done() bool {
+	if p.err != nil {
+		return true
+	}
+	if p.n++; p.n&(1<<14-1) == 0 {
+		p.err = p.ctx.Err()
+	}
+	return p.err != nil
 }
 
 func funcName(fd *ast.FuncDecl) string {
@@ -194,12 +234,15 @@ func recvType(e ast.Expr) string {
 	return "?"
 }
 
-func goComplexity(fd *ast.FuncDecl) int {
+func goComplexity(fd *ast.FuncDecl, pl *poller) int {
 	c := 1
 	if fd.Body == nil {
 		return c
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if pl.done() {
+			return false
+		}
 		switch x := n.(type) {
 		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
 			c++
@@ -238,13 +281,26 @@ var decisionWords = map[string][]string{
 // keywords, and undercounts macros; it is an estimate, labelled as such in
 // the report's method.
 func Approximate(src []byte, language string) int {
-	toks := tokenize(stripCommentsAndStrings(string(src), language))
+	c, _ := approximate(context.Background(), src, language)
+	return c
+}
+
+// approximate is Approximate stopping with ctx's error once ctx is done.
+func approximate(ctx context.Context, src []byte, language string) (int, error) {
+	pl := poller{ctx: ctx}
+	toks := tokenize(stripCommentsAndStrings(string(src), language, &pl), &pl)
+	if pl.err != nil {
+		return 0, pl.err
+	}
 	want := map[string]bool{}
 	for _, w := range decisionWords[language] {
 		want[w] = true
 	}
 	c := 1
 	for i, t := range toks {
+		if pl.done() {
+			return 0, pl.err
+		}
 		switch {
 		case t == "=>" && language == "rust":
 			c++ // one per match arm
@@ -257,16 +313,16 @@ func Approximate(src []byte, language string) int {
 			c++
 		}
 	}
-	return c
+	return c, nil
 }
 
 // tokenize splits source into identifiers/keywords and operator tokens.
-func tokenize(s string) []string {
+func tokenize(s string, pl *poller) []string {
 	var toks []string
 	isWord := func(b byte) bool {
 		return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 	}
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !pl.done(); {
 		b := s[i]
 		switch {
 		case isWord(b):
@@ -294,13 +350,13 @@ func tokenize(s string) []string {
 }
 
 // stripCommentsAndStrings blanks comments and string literals.
-func stripCommentsAndStrings(s, language string) string {
+func stripCommentsAndStrings(s, language string, pl *poller) string {
 	var sb strings.Builder
 	lineComment := "//"
 	if language == "python" {
 		lineComment = "#"
 	}
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !pl.done(); {
 		switch {
 		case strings.HasPrefix(s[i:], lineComment):
 			for i < len(s) && s[i] != '\n' {
@@ -323,6 +379,26 @@ func stripCommentsAndStrings(s, language string) string {
 				i += end + 6
 			}
 			sb.WriteString(` "" `)
+		case language == "rust" && (i == 0 || !isIdentByte(s[i-1])) && rawStringLen(s[i:]) > 0:
+			i += rawStringLen(s[i:])
+			sb.WriteString(` "" `)
+		case language == "rust" && s[i] == '\'':
+			// A char literal ('"', '\'', '\u{22}') or a lifetime ('a).
+			if n := charLiteralLen(s[i:]); n > 0 {
+				i += n
+				sb.WriteString(` "" `)
+			} else {
+				sb.WriteByte(s[i])
+				i++
+			}
+		case language == "typescript" && s[i] == '/' && regexMayStart(sb.String()):
+			if n := regexLiteralLen(s[i:]); n > 0 {
+				i += n
+				sb.WriteString(` "" `)
+			} else {
+				sb.WriteByte(s[i])
+				i++
+			}
 		case s[i] == '"' || s[i] == '`' || (s[i] == '\'' && language != "rust"):
 			q := s[i]
 			i++
@@ -346,4 +422,103 @@ func stripCommentsAndStrings(s, language string) string {
 // for callers printing reports).
 func SortByComplexity(fns []Function) {
 	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Complexity > fns[j].Complexity })
+}
+
+// rawStringLen is the length of the Rust raw string literal (r"…",
+// r#"…"#, br"…") at the start of s, 0 when there is none: its text, double
+// quotes included, is no code.
+func rawStringLen(s string) int {
+	j := 0
+	if strings.HasPrefix(s, "br") {
+		j = 2
+	} else if strings.HasPrefix(s, "r") {
+		j = 1
+	} else {
+		return 0
+	}
+	hashes := 0
+	for j < len(s) && s[j] == '#' {
+		hashes++
+		j++
+	}
+	if j >= len(s) || s[j] != '"' {
+		return 0
+	}
+	end := strings.Index(s[j+1:], "\""+strings.Repeat("#", hashes))
+	if end < 0 {
+		return len(s)
+	}
+	return j + 1 + end + 1 + hashes
+}
+
+// charLiteralLen is the length of the Rust char literal at the start of
+// s ('x', '"', an escape such as '\n' or '\u{22}'), 0 when the quote starts a lifetime ('a).
+func charLiteralLen(s string) int {
+	if len(s) < 3 {
+		return 0
+	}
+	if s[1] == '\\' {
+		if end := strings.IndexByte(s[3:], '\''); end >= 0 && end <= 8 {
+			return 3 + end + 1
+		}
+		return 0
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	if 1+size < len(s) && s[1+size] == '\'' {
+		return 1 + size + 1
+	}
+	return 0
+}
+
+// isIdentByte reports whether b may be part of an identifier: an r there
+// ends a word (a "bar" of code), it starts no raw string.
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// regexMayStart reports whether a '/' after the code out (comments and
+// strings already blanked) starts a JavaScript regular expression literal,
+// not a division: an expression may start there (after ( , = : [ ! & | ?
+// { } ; + - * % < > ~ ^, return or typeof, or at the start).
+func regexMayStart(out string) bool {
+	out = strings.TrimRight(out, " \t\r\n")
+	if out == "" {
+		return true
+	}
+	if strings.ContainsRune("(,=:[!&|?{};+-*%<>~^", rune(out[len(out)-1])) {
+		return true
+	}
+	for _, kw := range []string{"return", "typeof"} {
+		if strings.HasSuffix(out, kw) && (len(out) == len(kw) || !isIdentByte(out[len(out)-len(kw)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// regexLiteralLen is the length of the regular expression literal (its
+// flags included) at the start of s, which starts with '/'; 0 when none
+// ends on its line.
+func regexLiteralLen(s string) int {
+	class := false
+	for j := 1; j < len(s) && s[j] != '\n'; j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '[':
+			class = true
+		case ']':
+			class = false
+		case '/':
+			if class {
+				continue
+			}
+			j++
+			for j < len(s) && isIdentByte(s[j]) {
+				j++
+			}
+			return j
+		}
+	}
+	return 0
 }
