@@ -82,7 +82,11 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 		if st.compiling {
 			st.used = true
 		}
-		src, err := propertyEscapes(s)
+		src, err := ecmaSyntax(s)
+		if err != nil {
+			return nil, err
+		}
+		src, err = propertyEscapes(src)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,114 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPatternsNotECMARefused: regexp2, .NET's engine, read .NET syntax
+// in ECMAScript mode and gave it .NET's meaning, where ECMA-262 (with the u
+// flag, as JSON Schema's patterns are) refuses it or reads something else:
+// "(?i)abc" matched "ABC", "a\z" took \z as an anchor, "[a-z-[aeiou]]"
+// subtracted the vowels, "(a)\2" was an octal escape, and so on, so a
+// schema that ajv or any ECMA validator refuses was accepted here and
+// checked values by another rule. Each is refused at load, naming the
+// tool, the keyword and the construct.
+func TestPatternsNotECMARefused(t *testing.T) {
+	for _, c := range []struct{ pattern, names string }{
+		{`(?i)^abc$`, `(?i)`},
+		{`(?P<x>a)`, `(?P<`},
+		{`(?#note)a`, `(?#`},
+		{`(?>a+)b`, `(?>a`},
+		{`(?s)a.b`, `(?s)`},
+		{`(?'n'a)`, `(?'n`},
+		{`^a\z`, `\z`},
+		{`\Aabc`, `\A`},
+		{`^ab\Z`, `\Z`},
+		{`^\e$`, `\e`},
+		{`^\Q.\E$`, `\Q`},
+		{`^[a-z-[aeiou]]$`, `-[a`},
+		{`^[[:alpha:]]+$`, `[[:`},
+		{`^*a`, `"*"`},
+		{`^(?=a)*a`, `"*"`},
+		{`^(a)\2$`, `\2`},
+		{`^\07$`, `\07`},
+		{`^\x{41}$`, `\x{4`},
+		{`^\pL$`, `\pL`},
+	} {
+		doc := map[string]any{"type": "object", "properties": map[string]any{"code": map[string]any{"type": "string", "pattern": c.pattern}}}
+		_, err := Compile("t@1.0.0 parameters", doc)
+		if err == nil {
+			t.Errorf("pattern %q compiled", c.pattern)
+			continue
+		}
+		for _, want := range []string{"t@1.0.0 parameters", "/properties/code/pattern", c.names} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("pattern %q: error %q does not contain %q", c.pattern, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "error parsing regexp") {
+			t.Errorf("pattern %q: error %q is regexp2's, naming no ECMA-262 rule", c.pattern, err)
+		}
+	}
+	// A patternProperties key too.
+	_, err := Compile("t@1.0.0 parameters", map[string]any{"type": "object", "patternProperties": map[string]any{`(?i)^x-`: map[string]any{}}})
+	if err == nil || !strings.Contains(err.Error(), "(?i)") {
+		t.Errorf("patternProperties key (?i)^x-: %v", err)
+	}
+}
+
+// TestPatternsReadAsECMA: ECMA-262 patterns compile and match as ECMA-262
+// reads them: '.' matches no line terminator (regexp2 matched U+2028 and
+// U+2029), \b and \B take only ASCII word characters (regexp2 took é for
+// one, so "a\b" did not match "aé"), and valid ECMA-262 the check must not
+// refuse still compiles.
+func TestPatternsReadAsECMA(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		value   string
+		match   bool
+	}{
+		{`^.$`, "\u2028", false},
+		{`^.$`, "\u2029", false},
+		{`^.$`, "\r", false},
+		{`^.$`, "\n", false},
+		{`^.$`, "😀", true},
+		{`^a.c$`, "abc", true},
+		{`^[.]$`, ".", true},
+		{`^[.]$`, "a", false},
+		{`a\b`, "aé", true},
+		{`é\b`, "é", false},
+		{`\bé`, "é", false},
+		{`^a\B`, "aé", false},
+		{`^é\B`, "é", true},
+		{`\bcat\b`, "a cat.", true},
+		{`\bcat\b`, "cats", false},
+		{`^[\b]$`, "\b", true},
+		{`^(?<n>a)\k<n>$`, "aa", true},
+		{`(?<=a)b`, "ab", true},
+		{`(?<!a)b`, "ab", false},
+		{`^(?!admin$)[a-z]+$`, "admin", false},
+		{`^[^]$`, "\n", true},
+		{`^[]$`, "a", false},
+		{`^a\-b$`, "a-b", true},
+		{`^a{,3}$`, "a{,3}", true},
+		{`^[a[]$`, "[", true},
+		{`^[\[:alpha:]]$`, "a]", true},
+		{`^\u{1F600}$`, "😀", true},
+		{`^\cJ$`, "\n", true},
+		{`^\0$`, "\x00", true},
+		{`^(a)(b)\2\1$`, "abba", true},
+		{`^(?:a|b)+?c$`, "abc", true},
+		{`^\x41\u0042$`, "AB", true},
+		{`^\p{Lu}\P{Lu}$`, "Ab", true},
+	} {
+		v, err := Compile("t@1.0.0 parameters", map[string]any{"anyOf": []any{map[string]any{"type": "string", "pattern": c.pattern}}})
+		if err != nil {
+			t.Errorf("pattern %q: %v", c.pattern, err)
+			continue
+		}
+		if got := v.Validate(c.value) == nil; got != c.match {
+			t.Errorf("pattern %q against %q: matched %v, ECMA-262 %v", c.pattern, c.value, got, c.match)
+		}
+	}
+}
