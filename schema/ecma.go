@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -289,15 +290,24 @@ func countGroups(p string) int {
 	return n
 }
 
-// quantifierOrder refuses {n,m} with m < n.
+// quantifierOrder refuses {n,m} with m < n, and a count regexp2 cannot
+// hold (it said "capture group number out of range").
 func quantifierOrder(q string) error {
-	lo, hi, ok := strings.Cut(q[1:len(q)-1], ",")
-	if !ok || hi == "" {
+	lo, hi, _ := strings.Cut(q[1:len(q)-1], ",")
+	for _, n := range []string{lo, hi} {
+		if n == "" {
+			continue
+		}
+		if c, err := strconv.ParseUint(n, 10, 64); err != nil || c > math.MaxInt32 {
+			return fmt.Errorf("quantifier %s counts beyond %d, the most regexp2 repeats (no string the host takes is that long): write {n,} or a smaller count", q, math.MaxInt32)
+		}
+	}
+	if hi == "" {
 		return nil
 	}
-	a, err1 := strconv.ParseUint(lo, 10, 64)
-	b, err2 := strconv.ParseUint(hi, 10, 64)
-	if err1 == nil && err2 == nil && b < a {
+	a, _ := strconv.ParseUint(lo, 10, 64)
+	b, _ := strconv.ParseUint(hi, 10, 64)
+	if b < a {
 		return fmt.Errorf("quantifier %s has its numbers out of order", q)
 	}
 	return nil

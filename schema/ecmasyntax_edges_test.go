@@ -112,3 +112,24 @@ func TestPatternsReadAsECMA(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeQuantifierNamed: a quantifier counting beyond what regexp2 holds
+// (2^31-1) was refused "capture group number out of range", naming no
+// quantifier; the refusal names the quantifier and the bound.
+func TestHugeQuantifierNamed(t *testing.T) {
+	for _, p := range []string{`^a{2147483648}$`, `^a{1,4294967296}$`, `^(?:ab){99999999999999999999,}`} {
+		_, err := Compile("t@1.0.0 parameters", map[string]any{"type": "string", "pattern": p})
+		if err == nil {
+			t.Errorf("pattern %q compiled", p)
+			continue
+		}
+		for _, want := range []string{"/pattern", "quantifier {", "2147483647"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("pattern %q: error %q does not contain %q", p, err, want)
+			}
+		}
+	}
+	if _, err := Compile("t@1.0.0 parameters", map[string]any{"type": "string", "pattern": `^a{2147483647}$`}); err != nil {
+		t.Errorf("a{2147483647}: %v", err)
+	}
+}
