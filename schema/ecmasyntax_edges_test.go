@@ -3,6 +3,7 @@ package schema
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPatternsNotECMARefused: regexp2, .NET's engine, read .NET syntax
@@ -131,5 +132,39 @@ func TestHugeQuantifierNamed(t *testing.T) {
 	}
 	if _, err := Compile("t@1.0.0 parameters", map[string]any{"type": "string", "pattern": `^a{2147483647}$`}); err != nil {
 		t.Errorf("a{2147483647}: %v", err)
+	}
+}
+
+// TestPatternBombRefused: a pattern of 100 000 nested look-aheads (300 KB)
+// held its schema's registration for over six minutes in regexp2's
+// compiler, whose time grows with the square of the nesting and of the
+// capturing groups; such a pattern is refused at once, saying which bound
+// it passes.
+func TestPatternBombRefused(t *testing.T) {
+	for _, c := range []struct{ pattern, says string }{
+		{strings.Repeat("(?=", 100000) + "a" + strings.Repeat(")", 100000), "more than 65536"},
+		{strings.Repeat("(?=", 10000) + "a" + strings.Repeat(")", 10000), "nests groups more than 128 deep"},
+		{strings.Repeat("(", 129) + "a" + strings.Repeat(")", 129), "nests groups more than 128 deep"},
+		{strings.Repeat("(a)", 1001), "1001 capturing groups, more than 1000"},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Compile("t@1.0.0 parameters", map[string]any{"type": "string", "pattern": c.pattern})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), "/pattern") {
+				t.Errorf("pattern of %d bytes: %.300v, want a refusal at /pattern saying %q", len(c.pattern), err, c.says)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("pattern of %d bytes: Compile still running after 30 s", len(c.pattern))
+		}
+	}
+	// At the bounds, a pattern compiles.
+	for _, p := range []string{strings.Repeat("(?=", 128) + "a" + strings.Repeat(")", 128), strings.Repeat("(a)", 1000), strings.Repeat("(?:ab|", 100) + strings.Repeat(")", 100)} {
+		if _, err := Compile("t", map[string]any{"type": "string", "pattern": p}); err != nil {
+			t.Errorf("pattern of %d bytes: %.300v", len(p), err)
+		}
 	}
 }
