@@ -168,3 +168,32 @@ func TestPatternBombRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaPatternsBoundedTogether: each pattern is bounded, but a schema
+// of many patterns near the bound took regexp2 about 50 ms each to compile
+// (70 of them 4 s; a thousand fit in one frame); the patterns of a schema
+// are bounded together, 4 MiB, and a schema passing it is refused, saying so.
+func TestSchemaPatternsBoundedTogether(t *testing.T) {
+	alt := strings.Repeat("abcdefg|", 8000) + "z" // 64 001 bytes
+	props := map[string]any{}
+	for i := 0; i < 70; i++ {
+		props[strings.Repeat("p", i+1)] = map[string]any{"type": "string", "pattern": alt}
+	}
+	start := time.Now()
+	_, err := Compile("t@1.0.0 parameters", map[string]any{"type": "object", "properties": props})
+	if err == nil || !strings.Contains(err.Error(), "patterns") || !strings.Contains(err.Error(), "4194304 bytes in all") {
+		t.Fatalf("70 patterns of 64 KB: %.300v, want a refusal of the patterns' total", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("refused after %v", d)
+	}
+	// Under the bound, such a schema compiles.
+	for k := range props {
+		if len(k) > 10 {
+			delete(props, k)
+		}
+	}
+	if _, err := Compile("t@1.0.0 parameters", map[string]any{"type": "object", "properties": props}); err != nil {
+		t.Errorf("10 patterns of 64 KB: %.300v", err)
+	}
+}

@@ -69,7 +69,16 @@ func (p ecmaPattern) MatchString(s string) bool {
 type engineState struct {
 	compiling bool
 	used      bool
+	// bytes is the length of the patterns compiled so far (while
+	// compiling), bounded by maxSchemaPatternBytes.
+	bytes int
 }
+
+// maxSchemaPatternBytes bounds the patterns of one schema together: each
+// is bounded (maxPatternLen), but regexp2 took about 50 ms for a 64 KiB
+// one (70 of them 4 s), so a thousand, within one 64 MiB frame, would hold
+// the schema's registration for about a minute.
+const maxSchemaPatternBytes = 4 << 20
 
 // ecmaEngine returns the reference's regexp engine for one compilation:
 // JSON Schema patterns are ECMA-262 regular expressions, which Go's regexp
@@ -81,6 +90,10 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 	return func(s string) (jsonschema.Regexp, error) {
 		if st.compiling {
 			st.used = true
+			st.bytes += len(s)
+			if st.bytes > maxSchemaPatternBytes {
+				return nil, fmt.Errorf("the schema's patterns (patternProperties keys included) are more than %d bytes in all; describe the values otherwise, or split the tool", maxSchemaPatternBytes)
+			}
 		}
 		src, err := ecmaSyntax(s)
 		if err != nil {
