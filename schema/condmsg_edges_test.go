@@ -21,6 +21,14 @@ func TestConditionalMessages(t *testing.T) {
 		{`{"properties":{"o":{"if":{"required":["a"]},"then":{"properties":{"n":{"maximum":3}}}}}}`, `{"o":{"a":1,"n":5}}`, "/o/n",
 			"must be <= 3, got 5 (by /properties/o/then, as the value matches /properties/o/if)"},
 		{`{"required":["a"],"not":{"const":1}}`, `{}`, "", `missing required property "a"`},
+		// A failure under dependentSchemas said only 'missing required
+		// property "b"', which the schema's required does not list.
+		{`{"type":"object","dependentSchemas":{"card":{"required":["billing"]}}}`, `{"card":1}`, "",
+			`missing required property "billing" (by /dependentSchemas/card, as "card" is present)`},
+		{`{"properties":{"o":{"dependentSchemas":{"a/b":{"properties":{"n":{"maximum":3}}}}}}}`, `{"o":{"a/b":1,"n":5}}`, "/o/n",
+			`must be <= 3, got 5 (by /properties/o/dependentSchemas/a~1b, as "a/b" is present)`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"card":{"required":["billing"]}}}`, `{"card":1}`, "",
+			`missing required property "billing" (by /dependencies/card, as "card" is present)`},
 	}
 	for _, c := range cases {
 		err := MustCompile("t@1.0.0 parameters", mustJSON(t, c.schema)).Validate(value(t, c.value))

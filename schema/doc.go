@@ -6,7 +6,9 @@
 // reference: draft 2020-12 unless the document's $schema names another
 // draft; patterns are ECMA-262 regular expressions with the "u" flag
 // (github.com/dlclark/regexp2 in ECMAScript and Unicode mode, so \p{L} is a
-// Unicode property); format is an annotation, as 2020-12 specifies; $ref to
+// Unicode property; .NET syntax regexp2 also reads is refused, and '.',
+// \b and \B are rewritten to ECMA-262's meaning: ecmaSyntax); format is an
+// annotation, as 2020-12 specifies; $ref to
 // anything outside the document is refused (no file or network access).
 //
 // When the compiled schema uses only the keywords most tool schemas use

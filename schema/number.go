@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
+	"strconv"
 )
 
 // Numbers
@@ -108,33 +110,97 @@ func ratText(r *big.Rat) string {
 }
 
 // multiple implements multipleOf: value / m is an integer.
+//
+// With m = p/q in lowest terms, p and q within uint64 (0.01 is 1/100, 2.5
+// is 5/2), it is decided without allocating: an integer i is a multiple
+// when p divides i (q and p share no factor), and a float v, read as the
+// reference reads it, D×10^E from its shortest decimal form, when p×10^-E
+// divides D×q (E < 0) or p divides D×q×10^E (E >= 0). Any other m, or a
+// product beyond 64 bits, takes the exact rational division.
 type multiple struct {
 	r    *big.Rat
 	text string
-	mi   int64 // m when it is a positive integer within int64, else 0
+	p, q uint64 // m == p/q; p is 0 when m does not fit
 }
 
 func newMultiple(r *big.Rat) *multiple {
 	m := &multiple{r: r, text: ratText(r)}
-	if r.IsInt() && r.Sign() > 0 && r.Cmp(new(big.Rat).SetInt64(math.MaxInt64)) <= 0 {
-		m.mi = r.Num().Int64()
+	if r.Sign() > 0 && r.Num().IsUint64() && r.Denom().IsUint64() {
+		m.p, m.q = r.Num().Uint64(), r.Denom().Uint64()
 	}
 	return m
 }
 
 func (m *multiple) ofInt(i int64) bool {
-	if m.mi > 0 {
-		return i%m.mi == 0
+	if m.p > 0 {
+		u := uint64(i)
+		if i < 0 {
+			u = -u
+		}
+		return u%m.p == 0
 	}
 	return m.exact(i)
 }
 
 func (m *multiple) ofFloat(v float64) bool {
-	if m.mi > 0 && math.Abs(v) < 1<<53 && math.Trunc(v) == v {
-		// dec(v) == v for integral floats below 2^53.
-		return int64(v)%m.mi == 0
+	if m.p > 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		if ok, decided := m.ofDecimal(v); decided {
+			return ok
+		}
 	}
 	return m.exact(v)
+}
+
+// ofDecimal decides ofFloat without allocating, when the numbers fit.
+func (m *multiple) ofDecimal(v float64) (ok, decided bool) {
+	var buf [32]byte
+	// d.ddddde±XX, the shortest form that reads back as v (fmt.Sprint's
+	// digits).
+	b := strconv.AppendFloat(buf[:0], math.Abs(v), 'e', -1, 64)
+	var d uint64
+	frac, seenPoint := 0, false
+	i := 0
+	for ; i < len(b) && b[i] != 'e'; i++ {
+		if b[i] == '.' {
+			seenPoint = true
+			continue
+		}
+		d = d*10 + uint64(b[i]-'0')
+		if seenPoint {
+			frac++
+		}
+	}
+	if d == 0 {
+		return true, true
+	}
+	x, neg := 0, i+1 < len(b) && b[i+1] == '-'
+	for _, c := range b[i+2:] { // after "e+" or "e-"
+		x = x*10 + int(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	e := x - frac
+	hi, lo := bits.Mul64(d, m.q)
+	if e >= 0 {
+		// p | d×q×10^e
+		r := bits.Rem64(hi, lo, m.p)
+		for ; e > 0 && r != 0; e-- {
+			h, l := bits.Mul64(r, 10)
+			r = bits.Rem64(h, l, m.p)
+		}
+		return r == 0, true
+	}
+	// p×10^-e | d×q
+	div := m.p
+	for ; e < 0; e++ {
+		h, l := bits.Mul64(div, 10)
+		if h != 0 {
+			return false, false
+		}
+		div = l
+	}
+	return bits.Rem64(hi, lo, div) == 0, true
 }
 
 func (m *multiple) exact(v any) bool {

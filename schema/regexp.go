@@ -69,7 +69,16 @@ func (p ecmaPattern) MatchString(s string) bool {
 type engineState struct {
 	compiling bool
 	used      bool
+	// bytes is the length of the patterns compiled so far (while
+	// compiling), bounded by maxSchemaPatternBytes.
+	bytes int
 }
+
+// maxSchemaPatternBytes bounds the patterns of one schema together: each
+// is bounded (maxPatternLen), but regexp2 took about 50 ms for a 64 KiB
+// one (70 of them 4 s), so a thousand, within one 64 MiB frame, would hold
+// the schema's registration for about a minute.
+const maxSchemaPatternBytes = 4 << 20
 
 // ecmaEngine returns the reference's regexp engine for one compilation:
 // JSON Schema patterns are ECMA-262 regular expressions, which Go's regexp
@@ -81,8 +90,16 @@ func ecmaEngine(b *matchBudget, st *engineState) jsonschema.RegexpEngine {
 	return func(s string) (jsonschema.Regexp, error) {
 		if st.compiling {
 			st.used = true
+			st.bytes += len(s)
+			if st.bytes > maxSchemaPatternBytes {
+				return nil, fmt.Errorf("the schema's patterns (patternProperties keys included) are more than %d bytes in all; describe the values otherwise, or split the tool", maxSchemaPatternBytes)
+			}
 		}
-		src, err := propertyEscapes(s)
+		src, err := ecmaSyntax(s)
+		if err != nil {
+			return nil, err
+		}
+		src, err = propertyEscapes(src)
 		if err != nil {
 			return nil, err
 		}
@@ -137,6 +154,11 @@ func propertyEscapes(p string) (string, error) {
 		if (c == 'p' || c == 'P') && i+2 < len(p) && p[i+2] == '{' {
 			if j := strings.IndexByte(p[i+3:], '}'); j >= 0 {
 				body := p[i+3 : i+3+j]
+				if long, ok := propertyAliases[body]; ok {
+					sb.WriteString("\\" + string(c) + "{" + long + "}")
+					i += 3 + j
+					continue
+				}
 				if union, ok := binaryProperties[body]; ok {
 					switch {
 					case c == 'p' && inClass:
@@ -156,6 +178,9 @@ func propertyEscapes(p string) (string, error) {
 				if name, value, ok := strings.Cut(body, "="); ok {
 					switch name {
 					case "Script", "sc", "General_Category", "gc":
+						if long, ok := scriptAliases[value]; ok && (name == "Script" || name == "sc") {
+							value = long
+						}
 						sb.WriteString("\\" + string(c) + "{" + value + "}")
 						i += 3 + j
 						continue
@@ -189,11 +214,66 @@ var binaryProperties = func() map[string]string {
 		"ID_Start":    `\p{L}\p{Nl}\p{Other_ID_Start}`,
 		"ID_Continue": `\p{L}\p{Nl}\p{Other_ID_Start}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\p{Other_ID_Continue}`,
 	}
-	for alias, name := range map[string]string{"Alpha": "Alphabetic", "Lower": "Lowercase", "Upper": "Uppercase", "IDS": "ID_Start", "IDC": "ID_Continue"} {
+	// Every category but Cn (unassigned); Grapheme_Extend as
+	// DerivedCoreProperties derives it.
+	m["Assigned"] = `\p{L}\p{M}\p{N}\p{P}\p{S}\p{Z}\p{Cc}\p{Cf}\p{Co}\p{Cs}`
+	m["Grapheme_Extend"] = `\p{Mn}\p{Me}\p{Other_Grapheme_Extend}`
+	for alias, name := range map[string]string{"Gr_Ext": "Grapheme_Extend", "Alpha": "Alphabetic", "Lower": "Lowercase", "Upper": "Uppercase", "IDS": "ID_Start", "IDC": "ID_Continue"} {
 		m[alias] = m[name]
 	}
 	return m
 }()
+
+// propertyAliases are the short names ECMA-262's u flag accepts for binary
+// properties regexp2 knows by their long names alone (PropertyAliases.txt).
+var propertyAliases = map[string]string{
+	"AHex": "ASCII_Hex_Digit", "Bidi_C": "Bidi_Control", "Dep": "Deprecated", "Dia": "Diacritic",
+	"Ext": "Extender", "Hex": "Hex_Digit", "IDSB": "IDS_Binary_Operator", "IDST": "IDS_Trinary_Operator",
+	"Ideo": "Ideographic", "Join_C": "Join_Control", "LOE": "Logical_Order_Exception",
+	"NChar": "Noncharacter_Code_Point", "Pat_Syn": "Pattern_Syntax", "Pat_WS": "Pattern_White_Space",
+	"QMark": "Quotation_Mark", "SD": "Soft_Dotted", "Term": "Terminal_Punctuation",
+	"UIdeo": "Unified_Ideograph", "VS": "Variation_Selector", "space": "White_Space",
+}
+
+// scriptAliases are the ISO 15924 codes ECMA-262 accepts as Script values
+// (\p{Script=Latn}, \p{sc=Grek}), each with the long name regexp2 and Go's
+// unicode.Scripts know (PropertyValueAliases.txt).
+var scriptAliases = map[string]string{
+	"Adlm": "Adlam", "Aghb": "Caucasian_Albanian", "Arab": "Arabic", "Armi": "Imperial_Aramaic",
+	"Armn": "Armenian", "Avst": "Avestan", "Bali": "Balinese", "Bamu": "Bamum", "Bass": "Bassa_Vah",
+	"Batk": "Batak", "Beng": "Bengali", "Bhks": "Bhaiksuki", "Bopo": "Bopomofo", "Brah": "Brahmi",
+	"Brai": "Braille", "Bugi": "Buginese", "Buhd": "Buhid", "Cakm": "Chakma", "Cans": "Canadian_Aboriginal",
+	"Cari": "Carian", "Cher": "Cherokee", "Chrs": "Chorasmian", "Copt": "Coptic", "Qaac": "Coptic",
+	"Cpmn": "Cypro_Minoan", "Cprt": "Cypriot", "Cyrl": "Cyrillic", "Deva": "Devanagari",
+	"Diak": "Dives_Akuru", "Dogr": "Dogra", "Dsrt": "Deseret", "Dupl": "Duployan",
+	"Egyp": "Egyptian_Hieroglyphs", "Elba": "Elbasan", "Elym": "Elymaic", "Ethi": "Ethiopic",
+	"Geor": "Georgian", "Glag": "Glagolitic", "Gong": "Gunjala_Gondi", "Gonm": "Masaram_Gondi",
+	"Goth": "Gothic", "Gran": "Grantha", "Grek": "Greek", "Gujr": "Gujarati", "Guru": "Gurmukhi",
+	"Hang": "Hangul", "Hani": "Han", "Hano": "Hanunoo", "Hatr": "Hatran", "Hebr": "Hebrew",
+	"Hira": "Hiragana", "Hluw": "Anatolian_Hieroglyphs", "Hmng": "Pahawh_Hmong",
+	"Hmnp": "Nyiakeng_Puachue_Hmong", "Hung": "Old_Hungarian", "Ital": "Old_Italic", "Java": "Javanese",
+	"Kali": "Kayah_Li", "Kana": "Katakana", "Khar": "Kharoshthi", "Khmr": "Khmer", "Khoj": "Khojki",
+	"Kits": "Khitan_Small_Script", "Knda": "Kannada", "Kthi": "Kaithi", "Lana": "Tai_Tham", "Laoo": "Lao",
+	"Latn": "Latin", "Lepc": "Lepcha", "Limb": "Limbu", "Lina": "Linear_A", "Linb": "Linear_B",
+	"Lyci": "Lycian", "Lydi": "Lydian", "Mahj": "Mahajani", "Maka": "Makasar", "Mand": "Mandaic",
+	"Mani": "Manichaean", "Marc": "Marchen", "Medf": "Medefaidrin", "Mend": "Mende_Kikakui",
+	"Merc": "Meroitic_Cursive", "Mero": "Meroitic_Hieroglyphs", "Mlym": "Malayalam", "Mong": "Mongolian",
+	"Mroo": "Mro", "Mtei": "Meetei_Mayek", "Mult": "Multani", "Mymr": "Myanmar", "Nagm": "Nag_Mundari",
+	"Nand": "Nandinagari", "Narb": "Old_North_Arabian", "Nbat": "Nabataean", "Nkoo": "Nko", "Nshu": "Nushu",
+	"Ogam": "Ogham", "Olck": "Ol_Chiki", "Orkh": "Old_Turkic", "Orya": "Oriya", "Osge": "Osage",
+	"Osma": "Osmanya", "Ougr": "Old_Uyghur", "Palm": "Palmyrene", "Pauc": "Pau_Cin_Hau", "Perm": "Old_Permic",
+	"Phag": "Phags_Pa", "Phli": "Inscriptional_Pahlavi", "Phlp": "Psalter_Pahlavi", "Phnx": "Phoenician",
+	"Plrd": "Miao", "Prti": "Inscriptional_Parthian", "Rjng": "Rejang", "Rohg": "Hanifi_Rohingya",
+	"Runr": "Runic", "Samr": "Samaritan", "Sarb": "Old_South_Arabian", "Saur": "Saurashtra",
+	"Sgnw": "SignWriting", "Shaw": "Shavian", "Shrd": "Sharada", "Sidd": "Siddham", "Sind": "Khudawadi",
+	"Sinh": "Sinhala", "Sogd": "Sogdian", "Sogo": "Old_Sogdian", "Sora": "Sora_Sompeng", "Soyo": "Soyombo",
+	"Sund": "Sundanese", "Sylo": "Syloti_Nagri", "Syrc": "Syriac", "Tagb": "Tagbanwa", "Takr": "Takri",
+	"Tale": "Tai_Le", "Talu": "New_Tai_Lue", "Taml": "Tamil", "Tang": "Tangut", "Tavt": "Tai_Viet",
+	"Telu": "Telugu", "Tfng": "Tifinagh", "Tglg": "Tagalog", "Thaa": "Thaana", "Tibt": "Tibetan",
+	"Tirh": "Tirhuta", "Tnsa": "Tangsa", "Ugar": "Ugaritic", "Vaii": "Vai", "Vith": "Vithkuqi",
+	"Wara": "Warang_Citi", "Wcho": "Wancho", "Xpeo": "Old_Persian", "Xsux": "Cuneiform", "Yezi": "Yezidi",
+	"Yiii": "Yi", "Zanb": "Zanabazar_Square", "Zinh": "Inherited", "Qaai": "Inherited", "Zyyy": "Common",
+}
 
 // surrogatePair reads the code point of a lead and a trail surrogate
 // escape at the start of p (`\uD83D\uDE00`).

@@ -1406,6 +1406,12 @@ func conditionNote(ptr string) string {
 			}
 			note = fmt.Sprintf(" (by %s, as the value %s %s)", strings.TrimSuffix(at, "/")+"/"+kw, verb, strings.TrimSuffix(at, "/")+"/if")
 		}
+		if (kw == "dependentSchemas" || kw == "dependencies") && i+1 < len(toks) {
+			// The schema applies only because the object has that
+			// property, as dependentRequired's failures say.
+			name := strings.ReplaceAll(strings.ReplaceAll(toks[i+1], "~1", "/"), "~0", "~")
+			note = fmt.Sprintf(" (by %s, as %q is present)", "/"+strings.Join(toks[:i+2], "/"), name)
+		}
 		multi := slices.Contains(subschemaMapKeywords, kw) || kw == "allOf" || kw == "anyOf" || kw == "oneOf" || kw == "prefixItems"
 		if multi {
 			i++
