@@ -149,7 +149,8 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 		// empty prompt, on the caller's account.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage has no message to sample (params.messages holds none)"}
 	}
-	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
+	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens),
+		Stop: p.StopSequences} // they were dropped: the answer ran on past the server's delimiter
 	if p.Temperature != 0 || p.Meta[metaZeroTemperature] == true {
 		t := p.Temperature
 		cr.Temperature = &t
