@@ -46,6 +46,9 @@ type CompleteRequest struct {
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"`
 	Model       string   `json:"model,omitempty"`
+	// Stop is where the backend ends its answer (chat-completions'
+	// "stop"); none when empty. An MCP server's sampling stopSequences.
+	Stop []string `json:"stop,omitempty"`
 }
 
 // CompleteResponse is the backend's answer.

@@ -142,6 +142,7 @@ type chatRequest struct {
 	Messages    []chatMessage `json:"messages"`
 	MaxTokens   int           `json:"max_tokens,omitempty"`
 	Temperature *float64      `json:"temperature,omitempty"`
+	Stop        []string      `json:"stop,omitempty"`
 }
 
 type chatResponse struct {
@@ -338,7 +339,7 @@ func (c *inferenceClient) redact(s, key string) string {
 }
 
 func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, key string) (abi.CompleteResponse, error) {
-	body := chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature}
+	body := chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.Stop}
 	if body.Model == "" {
 		body.Model = c.model
 	}

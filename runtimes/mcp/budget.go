@@ -117,12 +117,14 @@ func (b *msgBudget) withoutID(top map[string]json.RawMessage, msg []byte, reqID 
 // carried as its text (structuredAsText), the tools/list entries it
 // cannot decode left out (dropBadTools), and an answer without a result
 // or an error, or with an error the go-sdk cannot decode, made an error
-// answer (mendBadAnswer).
+// answer (mendBadAnswer), and a sampling request's temperature 0 marked
+// as sent (markSamplingRequest).
 func (b *msgBudget) mend(msg []byte) ([]byte, bool) {
 	msg, st := structuredAsText(msg)
 	msg, dt := dropBadTools(msg, b.skipped)
 	msg, et := mendBadAnswer(msg)
-	return msg, st || dt || et
+	msg, zt := markSamplingRequest(msg)
+	return msg, st || dt || et || zt
 }
 
 // refusedError is a message of an MCP server that the bridge refused

@@ -34,7 +34,7 @@ const (
 //	mcp:
 //	  servers:
 //	    everything:                      # tools become mcp-everything-<tool>
-//	      command: npx                   # stdio server: the program ...
+//	      command: npx                   # stdio server: the program (a relative path: to dir, else to the config file's folder) ...
 //	      args: [mcp-server-everything]  # ... and its arguments
 //	      env: {DEBUG: "0"}              # added to a minimal environment (PATH, HOME, LANG, TMPDIR); its PATH finds the command first
 //	      inherit_env: false             # pass the host's whole environment instead
@@ -306,6 +306,18 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 	sc.Dir = config.ExpandHome(sc.Dir) // "~/": the home folder, as for sandbox paths
 	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
 		sc.Dir = filepath.Join(base, sc.Dir)
+	}
+	if c := sc.Command; c != "" && !filepath.IsAbs(c) && (strings.ContainsRune(c, '/') || strings.ContainsRune(c, filepath.Separator)) {
+		// A relative path (./bin/server) was run relative to the host's
+		// working directory: the config started its server from its own
+		// folder only. It is the config file's folder's, as dir and the
+		// sandbox paths are, or dir's when given (`cd dir && ./server`).
+		// A bare name (node) is still looked up in PATH.
+		if sc.Dir != "" {
+			sc.Command = filepath.Join(sc.Dir, c)
+		} else if base != "" {
+			sc.Command = filepath.Join(base, c)
+		}
 	}
 	if sb := sc.Sandbox; sb != nil {
 		if sc.URL != "" {

@@ -84,10 +84,6 @@ func (c *idConn) forget(id jsonrpc.ID) {
 
 func (c *idConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.Method == "sampling/createMessage" {
-		req.Params = markZeroTemperature(req.Params)
-		return msg, nil
-	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if err != nil || !ok || !resp.ID.IsValid() {
 		return msg, err

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -474,13 +476,39 @@ func (s *server) transportFailure(tool string, err error) *abi.ToolError {
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, tool, strings.ReplaceAll(text, s.cfg.URL, s.source))}
 }
 
+// minSecretLen is the shortest env value taken for a secret: a shorter
+// one ("1", "yes") would be taken out of every text holding it.
+const minSecretLen = 6
+
+// secretName says whether an env variable's name says it holds a secret
+// (GITHUB_PERSONAL_ACCESS_TOKEN, OPENAI_API_KEY, DB_PASSWORD).
+func secretName(k string) bool {
+	k = strings.ToUpper(k)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "AUTH"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // redactToken takes a URL server's bearer token out of a failed call's
 // error: a server or proxy quoting it ("invalid token …", an echo of its
 // request) handed it to the calling agent and into the audit record's
 // error, as the inference backend's key is not (docs/pipeline.md). With
 // oauth, the access tokens the bridge sent (it has no configured token).
+// A stdio server's env values whose names say they are secrets
+// (secretName) likewise.
 func (s *server) redactToken(err error) error {
 	if s.cfg.URL == "" {
+		// A stdio server's secrets are in its env (an API key): one
+		// that quoted it in a failed call handed it on as a URL
+		// server's token was not.
+		for _, k := range slices.Sorted(maps.Keys(s.cfg.Env)) {
+			if v := s.cfg.Env[k]; len(v) >= minSecretLen && secretName(k) {
+				err = redact.Error(err, v, "[redacted: mcp.servers."+s.name+" env "+k+"]")
+			}
+		}
 		return err
 	}
 	if tok, terr := s.cfg.token(); terr == nil {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -148,7 +149,8 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 		// empty prompt, on the caller's account.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage has no message to sample (params.messages holds none)"}
 	}
-	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens)}
+	cr := abi.CompleteRequest{Prompt: strings.TrimSuffix(prompt.String(), "\n"), System: p.SystemPrompt, MaxTokens: int(p.MaxTokens),
+		Stop: p.StopSequences} // they were dropped: the answer ran on past the server's delimiter
 	if p.Temperature != 0 || p.Meta[metaZeroTemperature] == true {
 		t := p.Temperature
 		cr.Temperature = &t
@@ -186,11 +188,35 @@ func (s *server) sample(ctx context.Context, req *mcpsdk.CreateMessageWithToolsR
 // default temperature.
 const metaZeroTemperature = "org.aios/temperature-zero"
 
+// markSamplingRequest is msg, a server's message, with its params
+// marked (markZeroTemperature) when it is a sampling/createMessage
+// request asking for temperature 0, and whether it was changed. Every
+// message of a stdio or URL server passes through it before the go-sdk
+// decodes it (msgBudget.mend); it was done for stdio servers alone, and a
+// URL server's 0 was sampled at the backend's default.
+func markSamplingRequest(msg []byte) ([]byte, bool) {
+	if !bytes.Contains(msg, []byte("createMessage")) || !bytes.Contains(msg, []byte(`"temperature"`)) {
+		return msg, false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil {
+		return msg, false
+	}
+	var method string
+	if json.Unmarshal(top["method"], &method) != nil || method != "sampling/createMessage" {
+		return msg, false
+	}
+	params := markZeroTemperature(top["params"])
+	if bytes.Equal(params, top["params"]) {
+		return msg, false
+	}
+	top["params"] = params
+	return appendMembers(nil, top), true
+}
+
 // markZeroTemperature is a sampling/createMessage request's params with
 // metaZeroTemperature set in its _meta when its temperature is 0, else
-// params as they are. A stdio server's requests pass through it (idConn);
-// a URL server's connection is the go-sdk's own, so its temperature 0
-// is still taken for none.
+// params as they are.
 func markZeroTemperature(params json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(params, &m) != nil {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestSamplingWithoutMessagesRefused(t *testing.T) {
 		if !strings.Contains(text, `"code":-32602`) || !strings.Contains(text, "no message") {
 			t.Errorf("messages %s: %s; want -32602 saying there is no message", name, text)
 		}
-		if got != (abi.CompleteRequest{}) {
+		if !reflect.DeepEqual(got, abi.CompleteRequest{}) {
 			t.Errorf("messages %s: a completion was asked for: %+v", name, got)
 		}
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestSamplingMaxTokensOutOfRange(t *testing.T) {
 		if !strings.Contains(text, `"code":-32602`) || !strings.Contains(text, "maxTokens") || !strings.Contains(text, "2147483647") {
 			t.Errorf("maxTokens %d: %s; want -32602 naming maxTokens and its range", n, text)
 		}
-		if got != (abi.CompleteRequest{}) {
+		if !reflect.DeepEqual(got, abi.CompleteRequest{}) {
 			t.Errorf("maxTokens %d: a completion was asked for: %+v", n, got)
 		}
 	}
