@@ -321,6 +321,7 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 	var docsPos Position
 	var pfs []*pkgFile
 	hasItems := false
+	var itemPos Position
 	for _, f := range files {
 		if f.pkg != nil {
 			if name != nil && f.pkg.key() != name.key() {
@@ -336,8 +337,8 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 				docs, docsPos = f.pkgDocs, f.docsPos
 			}
 		}
-		if len(f.items) > 0 {
-			hasItems = true
+		if len(f.items) > 0 && !hasItems {
+			hasItems, itemPos = true, f.itemPos
 		}
 		pf := &pkgFile{path: f.path, items: f.items, uses: map[string]*astTopUse{}}
 		pfs = append(pfs, pf)
@@ -350,7 +351,11 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 	}
 	_ = docsPos
 	if name == nil {
-		if hasItems || len(files) > 0 && allEmpty(files) {
+		if hasItems {
+			// Where the first item is: the file to give a header.
+			return errAt(itemPos, "no `package` header was found in any WIT file for this package")
+		}
+		if len(files) > 0 && allEmpty(files) {
 			return fmt.Errorf("%s: no `package` header was found in any WIT file for this package", where)
 		}
 		return nil
