@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -152,7 +153,9 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 			p := filepath.Join(deps, e.Name())
 			var dfiles []*astFile
 			switch n := e.Name(); {
-			case e.IsDir():
+			case e.IsDir() || e.Type()&fs.ModeSymlink != 0 && isDir(p):
+				// A folder, or a link to one (as wasm-tools reads it: a
+				// dependency kept elsewhere and linked in).
 				if dfiles, err = parseDirFiles(p); err != nil {
 					return nil, err
 				}
@@ -234,6 +237,12 @@ func readSource(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is more than %d bytes, the limit for a file of a WIT package", path, MaxFileBytes)
 	}
 	return src, nil
+}
+
+// isDir tells whether path is a directory, following links.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // readFile reads and parses one WIT file.
