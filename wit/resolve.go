@@ -160,12 +160,18 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 					return nil, err
 				}
 			case strings.HasSuffix(n, ".wit"):
+				if err := listedRegular(p); err != nil {
+					return nil, err
+				}
 				f, err := readFile(p)
 				if err != nil {
 					return nil, err
 				}
 				dfiles = []*astFile{f}
 			case strings.HasSuffix(n, ".wasm"), strings.HasSuffix(n, ".wat"):
+				if err := listedRegular(p); err != nil {
+					return nil, err
+				}
 				src, err := readSource(p)
 				if err != nil {
 					return nil, err
@@ -245,6 +251,32 @@ func isDir(path string) bool {
 	return err == nil && st.IsDir()
 }
 
+// listedRegular refuses a file found in a package folder (or its deps/)
+// that is not a regular file: a named pipe there waited for a writer for
+// good, a device was read to the size limit. A file named alone (Parse of
+// a FIFO, `aios-host wit <(…)`) is read as it comes.
+func listedRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err // a *PathError, naming the file
+	}
+	if m := st.Mode(); !m.IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		case m.IsDir():
+			kind = "a directory"
+		}
+		return fmt.Errorf("%s is %s, not a file of a WIT package", path, kind)
+	}
+	return nil
+}
+
 // readFile reads and parses one WIT file.
 func readFile(path string) (*astFile, error) {
 	src, err := readSource(path)
@@ -264,7 +296,11 @@ func parseDirFiles(dir string) ([]*astFile, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".wit") {
 			continue
 		}
-		f, err := readFile(filepath.Join(dir, e.Name()))
+		p := filepath.Join(dir, e.Name())
+		if err := listedRegular(p); err != nil {
+			return nil, err
+		}
+		f, err := readFile(p)
 		if err != nil {
 			return nil, err
 		}
