@@ -570,7 +570,7 @@ func (sc *scope) resolveEntry(e *entry, ref Position) (*Type, error) {
 func (sc *scope) resolveMembers(e *entry) error {
 	td := e.td
 	res := e.typ.Resource
-	seen := map[string]bool{}
+	seen := map[string]string{} // lower case → as written
 	ctor := false
 	for _, m := range td.members {
 		if err := sc.ps.checkSince(m.gate, m.pos); err != nil {
@@ -593,10 +593,17 @@ func (sc *scope) resolveMembers(e *entry) error {
 			name = "[method]" + res.Name + "." + m.name.name
 		}
 		if m.kind != FuncConstructor {
-			if seen[m.name.name] {
-				return errAt(m.pos, "duplicate function name `%s`", m.name.name)
+			// Case-insensitively, as the other names of an interface:
+			// `[method]r.m` and `[method]r.M` are one name to a
+			// component.
+			l := strings.ToLower(m.name.name)
+			if other, ok := seen[l]; ok {
+				if other == m.name.name {
+					return errAt(m.pos, "duplicate function name `%s`", m.name.name)
+				}
+				return errAt(m.pos, "function `%s` conflicts with `%s` (kebab-case identifiers are case-insensitive)", m.name.name, other)
 			}
-			seen[m.name.name] = true
+			seen[l] = m.name.name
 		}
 		fn, err := sc.resolveFunc(m, m.kind, e.typ, name)
 		if err != nil {
