@@ -50,3 +50,23 @@ func TestGatedOutWorldItemStillDefined(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestGatedOutMemberStillDefined: the same for a resource's members:
+// `@unstable(feature = x) m: func(); m: func();` (or two constructors, one
+// gated) was accepted with the feature off and refused with it on;
+// wasm-tools refuses it whatever the features.
+func TestGatedOutMemberStillDefined(t *testing.T) {
+	for _, body := range []string{
+		"@unstable(feature = x) m: func(); m: func(x: u32);",
+		"m: static func(); @unstable(feature = x) m: func();",
+		"@unstable(feature = x) constructor(); constructor(x: u32);",
+	} {
+		src := "package a:b@1.0.0;\ninterface i { resource r { " + body + " } }\n"
+		for _, opts := range []Options{{}, {Features: []string{"x"}}} {
+			_, err := ParseSource("x.wit", src, opts)
+			if err == nil || !strings.Contains(err.Error(), "duplicate") || !strings.HasPrefix(err.Error(), "x.wit:2:") {
+				t.Errorf("%s (features %v): %v", body, opts.Features, err)
+			}
+		}
+	}
+}

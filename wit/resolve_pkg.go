@@ -576,23 +576,15 @@ func (sc *scope) resolveMembers(e *entry) error {
 		if err := sc.ps.checkSince(m.gate, m.pos); err != nil {
 			return err
 		}
-		if !sc.ps.r.active(m.gate) {
-			continue
-		}
-		var name string
-		switch m.kind {
-		case FuncConstructor:
+		// Duplicates are refused whether or not their features are
+		// enabled, as wasm-tools does (and as for the other names of an
+		// interface, TestGatedOutNameStillDefined).
+		if m.kind == FuncConstructor {
 			if ctor {
 				return errAt(m.pos, "duplicate constructors")
 			}
 			ctor = true
-			name = "[constructor]" + res.Name
-		case FuncStatic:
-			name = "[static]" + res.Name + "." + m.name.name
-		default:
-			name = "[method]" + res.Name + "." + m.name.name
-		}
-		if m.kind != FuncConstructor {
+		} else {
 			// Case-insensitively, as the other names of an interface:
 			// `[method]r.m` and `[method]r.M` are one name to a
 			// component.
@@ -604,6 +596,18 @@ func (sc *scope) resolveMembers(e *entry) error {
 				return errAt(m.pos, "function `%s` conflicts with `%s` (kebab-case identifiers are case-insensitive)", m.name.name, other)
 			}
 			seen[l] = m.name.name
+		}
+		if !sc.ps.r.active(m.gate) {
+			continue
+		}
+		var name string
+		switch m.kind {
+		case FuncConstructor:
+			name = "[constructor]" + res.Name
+		case FuncStatic:
+			name = "[static]" + res.Name + "." + m.name.name
+		default:
+			name = "[method]" + res.Name + "." + m.name.name
 		}
 		fn, err := sc.resolveFunc(m, m.kind, e.typ, name)
 		if err != nil {
