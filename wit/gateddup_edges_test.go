@@ -70,3 +70,22 @@ func TestGatedOutMemberStillDefined(t *testing.T) {
 		}
 	}
 }
+
+// TestGatedOutWorldUseStillDefined: a world's `use` gated off left its
+// names undefined, so `@unstable(feature = x) use i.{t}; use i.{t};` was
+// accepted with the feature off and refused with it on (an interface's
+// gated-off `use` keeps its names, as wasm-tools does).
+func TestGatedOutWorldUseStillDefined(t *testing.T) {
+	for _, body := range []string{
+		"@unstable(feature = x) use i.{t}; use i.{t};",
+		"@unstable(feature = x) use i.{t as u}; type u = u32;",
+	} {
+		src := "package a:b@1.0.0;\nworld w { " + body + " }\ninterface i { type t = u8; }\n"
+		for _, opts := range []Options{{}, {Features: []string{"x"}}} {
+			_, err := ParseSource("x.wit", src, opts)
+			if err == nil || !strings.Contains(err.Error(), "is defined more than once") || !strings.HasPrefix(err.Error(), "x.wit:2:") {
+				t.Errorf("%s (features %v): %v", body, opts.Features, err)
+			}
+		}
+	}
+}

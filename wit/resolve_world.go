@@ -142,6 +142,18 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 				return err
 			}
 			if !ps.r.active(x.gate) {
+				// Its names stay defined, as an interface's gated-out
+				// `use` (a name used twice is refused whatever the
+				// features, as wasm-tools does).
+				for _, n := range x.names {
+					l := n.name
+					if n.as != nil {
+						l = *n.as
+					}
+					if err := sc.define(&entry{name: l.name, pos: l.pos, kind: eExcluded}); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			if err := sc.addUse(x); err != nil {
