@@ -41,6 +41,9 @@ type astFile struct {
 	pkgDocs string
 	docsPos Position
 	items   []any // *astTopUse, *astInterface, *astWorld
+	// itemPos is where the first top-level item starts (its gate or
+	// keyword): a file without a `package` header is refused there.
+	itemPos Position
 	nested  []*astNested
 }
 

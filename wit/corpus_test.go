@@ -95,28 +95,53 @@ func checkCorpusJSON(t *testing.T, input string, res *Resolved) {
 	if err != nil {
 		return
 	}
-	var doc struct {
-		Interfaces []struct {
-			Name      *string        `json:"name"`
-			Functions map[string]any `json:"functions"`
-			Package   *int           `json:"package"`
-		} `json:"interfaces"`
-		Worlds []struct {
-			Name    string         `json:"name"`
-			Imports map[string]any `json:"imports"`
-			Exports map[string]any `json:"exports"`
-			Package int            `json:"package"`
-		} `json:"worlds"`
-		Packages []struct {
-			Name       string         `json:"name"`
-			Interfaces map[string]int `json:"interfaces"`
-			Worlds     map[string]int `json:"worlds"`
-		} `json:"packages"`
-	}
+	var doc corpusDoc
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Errorf("%s: bad json: %v", input, err)
 		return
 	}
+	checkCorpusDoc(t, input, res, &doc)
+}
+
+// corpusDoc is the part of wasm-tools' NAME.wit.json that TestCorpus reads.
+type corpusDoc struct {
+	Interfaces []struct {
+		Name      *string        `json:"name"`
+		Functions map[string]any `json:"functions"`
+		Package   *int           `json:"package"`
+	} `json:"interfaces"`
+	Worlds []struct {
+		Name    string                     `json:"name"`
+		Imports map[string]json.RawMessage `json:"imports"`
+		Exports map[string]json.RawMessage `json:"exports"`
+		Package int                        `json:"package"`
+	} `json:"worlds"`
+	Packages []struct {
+		Name       string         `json:"name"`
+		Interfaces map[string]int `json:"interfaces"`
+		Worlds     map[string]int `json:"worlds"`
+	} `json:"packages"`
+}
+
+// corpusIfaceID is the ID of interface idx of doc, `ns:pkg/name[@version]`.
+func corpusIfaceID(doc *corpusDoc, idx int) string {
+	if idx < 0 || idx >= len(doc.Interfaces) {
+		return "?"
+	}
+	ji := doc.Interfaces[idx]
+	if ji.Name == nil || ji.Package == nil || *ji.Package >= len(doc.Packages) {
+		return "?"
+	}
+	pkg, ver, versioned := strings.Cut(doc.Packages[*ji.Package].Name, "@")
+	id := pkg + "/" + *ji.Name
+	if versioned {
+		id += "@" + ver
+	}
+	return id
+}
+
+// checkCorpusDoc compares res with doc.
+func checkCorpusDoc(t *testing.T, input string, res *Resolved, doc *corpusDoc) {
 	for _, jp := range doc.Packages {
 		p := res.Package(jp.Name)
 		if p == nil {
@@ -150,30 +175,43 @@ func checkCorpusJSON(t *testing.T, input string, res *Resolved) {
 				t.Errorf("%s: world %s missing", filepath.Base(input), name)
 				continue
 			}
+			// The names of imports and exports, a resource's members
+			// included (wasm-tools lists them as world functions), and
+			// interfaces named by path as their IDs.
 			jw := doc.Worlds[idx]
-			nimp := len(w.Imports)
-			for _, it := range w.Imports {
-				if it.Type != nil && it.Type.Type.Resource != nil && it.Type.From == nil && !it.Type.Alias {
-					nimp += len(it.Type.Type.Resource.Methods)
+			names := func(items []*WorldItem) []string {
+				var out []string
+				for _, it := range items {
+					out = append(out, it.Name)
+					if it.Type != nil && it.Type.Type.Resource != nil && it.Type.From == nil && !it.Type.Alias {
+						for _, m := range it.Type.Type.Resource.Methods {
+							out = append(out, m.Name)
+						}
+					}
 				}
+				sort.Strings(out)
+				return out
 			}
-			if nimp != len(jw.Imports) || len(w.Exports) != len(jw.Exports) {
-				var gi, ge []string
-				for _, it := range w.Imports {
-					gi = append(gi, it.Name)
+			jnames := func(m map[string]json.RawMessage) []string {
+				var out []string
+				for k, raw := range m {
+					if strings.HasPrefix(k, "interface-") {
+						var x struct {
+							Interface struct {
+								ID int `json:"id"`
+							} `json:"interface"`
+						}
+						if err := json.Unmarshal(raw, &x); err == nil {
+							k = corpusIfaceID(doc, x.Interface.ID)
+						}
+					}
+					out = append(out, k)
 				}
-				for _, it := range w.Exports {
-					ge = append(ge, it.Name)
-				}
-				var wi, we []string
-				for k := range jw.Imports {
-					wi = append(wi, k)
-				}
-				for k := range jw.Exports {
-					we = append(we, k)
-				}
-				sort.Strings(wi)
-				sort.Strings(we)
+				sort.Strings(out)
+				return out
+			}
+			gi, ge, wi, we := names(w.Imports), names(w.Exports), jnames(jw.Imports), jnames(jw.Exports)
+			if strings.Join(gi, " ") != strings.Join(wi, " ") || strings.Join(ge, " ") != strings.Join(we, " ") {
 				t.Errorf("%s: world %s imports/exports %v / %v, wasm-tools %v / %v", filepath.Base(input), name, gi, ge, wi, we)
 			}
 		}

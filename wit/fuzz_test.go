@@ -22,13 +22,17 @@ func FuzzParse(f *testing.F) {
 	f.Add("package a:b;\npackage c:d { interface x {} }\nworld w { include c:d/x; }\n")
 	f.Add("/* /* */ */ package %a:%b; world %world { import %import: async func(); }")
 	if dir, err := findCorpus(); err == nil {
-		paths, _ := filepath.Glob(filepath.Join(dir, "*.wit"))
-		fails, _ := filepath.Glob(filepath.Join(dir, "parse-fail", "*.wit"))
-		for _, p := range append(paths, fails...) {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(string(b))
+		// Every .wit of the corpus: the files of its package folders and
+		// their deps/ too (top-level `use` of other packages, nested
+		// packages), not only the single-file inputs.
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wit") {
+				if b, err := os.ReadFile(p); err == nil {
+					f.Add(string(b))
+				}
 			}
-		}
+			return nil
+		})
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		// A hang detector: an input that takes seconds is a bug worth a crash.

@@ -50,3 +50,42 @@ func TestGatedOutWorldItemStillDefined(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestGatedOutMemberStillDefined: the same for a resource's members:
+// `@unstable(feature = x) m: func(); m: func();` (or two constructors, one
+// gated) was accepted with the feature off and refused with it on;
+// wasm-tools refuses it whatever the features.
+func TestGatedOutMemberStillDefined(t *testing.T) {
+	for _, body := range []string{
+		"@unstable(feature = x) m: func(); m: func(x: u32);",
+		"m: static func(); @unstable(feature = x) m: func();",
+		"@unstable(feature = x) constructor(); constructor(x: u32);",
+	} {
+		src := "package a:b@1.0.0;\ninterface i { resource r { " + body + " } }\n"
+		for _, opts := range []Options{{}, {Features: []string{"x"}}} {
+			_, err := ParseSource("x.wit", src, opts)
+			if err == nil || !strings.Contains(err.Error(), "duplicate") || !strings.HasPrefix(err.Error(), "x.wit:2:") {
+				t.Errorf("%s (features %v): %v", body, opts.Features, err)
+			}
+		}
+	}
+}
+
+// TestGatedOutWorldUseStillDefined: a world's `use` gated off left its
+// names undefined, so `@unstable(feature = x) use i.{t}; use i.{t};` was
+// accepted with the feature off and refused with it on (an interface's
+// gated-off `use` keeps its names, as wasm-tools does).
+func TestGatedOutWorldUseStillDefined(t *testing.T) {
+	for _, body := range []string{
+		"@unstable(feature = x) use i.{t}; use i.{t};",
+		"@unstable(feature = x) use i.{t as u}; type u = u32;",
+	} {
+		src := "package a:b@1.0.0;\nworld w { " + body + " }\ninterface i { type t = u8; }\n"
+		for _, opts := range []Options{{}, {Features: []string{"x"}}} {
+			_, err := ParseSource("x.wit", src, opts)
+			if err == nil || !strings.Contains(err.Error(), "is defined more than once") || !strings.HasPrefix(err.Error(), "x.wit:2:") {
+				t.Errorf("%s (features %v): %v", body, opts.Features, err)
+			}
+		}
+	}
+}

@@ -88,6 +88,9 @@ func parseFile(path, src string) (f *astFile, err error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(f.items) == 0 {
+			f.itemPos = dpos
+		}
 		f.items = append(f.items, it)
 	}
 	return f, nil

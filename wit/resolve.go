@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -152,17 +153,25 @@ func ParseDir(dir string, opts Options) (*Resolved, error) {
 			p := filepath.Join(deps, e.Name())
 			var dfiles []*astFile
 			switch n := e.Name(); {
-			case e.IsDir():
+			case e.IsDir() || e.Type()&fs.ModeSymlink != 0 && isDir(p):
+				// A folder, or a link to one (as wasm-tools reads it: a
+				// dependency kept elsewhere and linked in).
 				if dfiles, err = parseDirFiles(p); err != nil {
 					return nil, err
 				}
 			case strings.HasSuffix(n, ".wit"):
+				if err := listedRegular(p); err != nil {
+					return nil, err
+				}
 				f, err := readFile(p)
 				if err != nil {
 					return nil, err
 				}
 				dfiles = []*astFile{f}
 			case strings.HasSuffix(n, ".wasm"), strings.HasSuffix(n, ".wat"):
+				if err := listedRegular(p); err != nil {
+					return nil, err
+				}
 				src, err := readSource(p)
 				if err != nil {
 					return nil, err
@@ -236,6 +245,38 @@ func readSource(path string) ([]byte, error) {
 	return src, nil
 }
 
+// isDir tells whether path is a directory, following links.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// listedRegular refuses a file found in a package folder (or its deps/)
+// that is not a regular file: a named pipe there waited for a writer for
+// good, a device was read to the size limit. A file named alone (Parse of
+// a FIFO, `aios-host wit <(…)`) is read as it comes.
+func listedRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err // a *PathError, naming the file
+	}
+	if m := st.Mode(); !m.IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		case m.IsDir():
+			kind = "a directory"
+		}
+		return fmt.Errorf("%s is %s, not a file of a WIT package", path, kind)
+	}
+	return nil
+}
+
 // readFile reads and parses one WIT file.
 func readFile(path string) (*astFile, error) {
 	src, err := readSource(path)
@@ -255,7 +296,11 @@ func parseDirFiles(dir string) ([]*astFile, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".wit") {
 			continue
 		}
-		f, err := readFile(filepath.Join(dir, e.Name()))
+		p := filepath.Join(dir, e.Name())
+		if err := listedRegular(p); err != nil {
+			return nil, err
+		}
+		f, err := readFile(p)
 		if err != nil {
 			return nil, err
 		}
@@ -321,6 +366,7 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 	var docsPos Position
 	var pfs []*pkgFile
 	hasItems := false
+	var itemPos Position
 	for _, f := range files {
 		if f.pkg != nil {
 			if name != nil && f.pkg.key() != name.key() {
@@ -336,8 +382,8 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 				docs, docsPos = f.pkgDocs, f.docsPos
 			}
 		}
-		if len(f.items) > 0 {
-			hasItems = true
+		if len(f.items) > 0 && !hasItems {
+			hasItems, itemPos = true, f.itemPos
 		}
 		pf := &pkgFile{path: f.path, items: f.items, uses: map[string]*astTopUse{}}
 		pfs = append(pfs, pf)
@@ -350,7 +396,11 @@ func (r *resolver) addRoot(files []*astFile, where string) error {
 	}
 	_ = docsPos
 	if name == nil {
-		if hasItems || len(files) > 0 && allEmpty(files) {
+		if hasItems {
+			// Where the first item is: the file to give a header.
+			return errAt(itemPos, "no `package` header was found in any WIT file for this package")
+		}
+		if len(files) > 0 && allEmpty(files) {
 			return fmt.Errorf("%s: no `package` header was found in any WIT file for this package", where)
 		}
 		return nil

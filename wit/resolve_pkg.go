@@ -570,11 +570,32 @@ func (sc *scope) resolveEntry(e *entry, ref Position) (*Type, error) {
 func (sc *scope) resolveMembers(e *entry) error {
 	td := e.td
 	res := e.typ.Resource
-	seen := map[string]bool{}
+	seen := map[string]string{} // lower case → as written
 	ctor := false
 	for _, m := range td.members {
 		if err := sc.ps.checkSince(m.gate, m.pos); err != nil {
 			return err
+		}
+		// Duplicates are refused whether or not their features are
+		// enabled, as wasm-tools does (and as for the other names of an
+		// interface, TestGatedOutNameStillDefined).
+		if m.kind == FuncConstructor {
+			if ctor {
+				return errAt(m.pos, "duplicate constructors")
+			}
+			ctor = true
+		} else {
+			// Case-insensitively, as the other names of an interface:
+			// `[method]r.m` and `[method]r.M` are one name to a
+			// component.
+			l := strings.ToLower(m.name.name)
+			if other, ok := seen[l]; ok {
+				if other == m.name.name {
+					return errAt(m.pos, "duplicate function name `%s`", m.name.name)
+				}
+				return errAt(m.pos, "function `%s` conflicts with `%s` (kebab-case identifiers are case-insensitive)", m.name.name, other)
+			}
+			seen[l] = m.name.name
 		}
 		if !sc.ps.r.active(m.gate) {
 			continue
@@ -582,21 +603,11 @@ func (sc *scope) resolveMembers(e *entry) error {
 		var name string
 		switch m.kind {
 		case FuncConstructor:
-			if ctor {
-				return errAt(m.pos, "duplicate constructors")
-			}
-			ctor = true
 			name = "[constructor]" + res.Name
 		case FuncStatic:
 			name = "[static]" + res.Name + "." + m.name.name
 		default:
 			name = "[method]" + res.Name + "." + m.name.name
-		}
-		if m.kind != FuncConstructor {
-			if seen[m.name.name] {
-				return errAt(m.pos, "duplicate function name `%s`", m.name.name)
-			}
-			seen[m.name.name] = true
 		}
 		fn, err := sc.resolveFunc(m, m.kind, e.typ, name)
 		if err != nil {

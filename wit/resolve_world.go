@@ -142,6 +142,18 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 				return err
 			}
 			if !ps.r.active(x.gate) {
+				// Its names stay defined, as an interface's gated-out
+				// `use` (a name used twice is refused whatever the
+				// features, as wasm-tools does).
+				for _, n := range x.names {
+					l := n.name
+					if n.as != nil {
+						l = *n.as
+					}
+					if err := sc.define(&entry{name: l.name, pos: l.pos, kind: eExcluded}); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			if err := sc.addUse(x); err != nil {
@@ -346,9 +358,30 @@ func (wb *worldBuilder) include(inc *World, x *astInclude) error {
 			renames[wn.name.name] = wn.as.name
 		}
 	}
+	rn := newRenamer(wb.w.ID())
+	for _, list := range [][]*WorldItem{inc.Imports, inc.Exports} {
+		for _, it := range list {
+			if n, ok := renames[it.Name]; ok && !it.ByPath && it.Type != nil && it.Type.From == nil && !it.Type.Alias {
+				rn.rename(it.Type.Type, n)
+			}
+		}
+	}
+	rn.finish()
 	for dir, list := range [][]*WorldItem{inc.Imports, inc.Exports} {
 		for _, it := range list {
 			c := *it
+			if c.Type != nil {
+				if t := rn.subst(c.Type.Type); t != c.Type.Type {
+					td := *c.Type
+					td.Type = t
+					c.Type = &td
+				}
+			}
+			if c.Func != nil {
+				if f := rn.substFunc(c.Func); f != c.Func {
+					c.Func = f
+				}
+			}
 			if n, ok := renames[it.Name]; ok && !it.ByPath {
 				c.Name = n
 				if c.Type != nil {
@@ -369,4 +402,150 @@ func (wb *worldBuilder) include(inc *World, x *astInclude) error {
 		}
 	}
 	return nil
+}
+
+// renamer gives an included world its own copies of the types that
+// `include … with { r as s }` renames, and of the types and functions
+// that refer to them: a renamed resource is another resource of the
+// including world (wasm-tools clones the included world's types), named
+// `s`, with members `[constructor]s`, `[method]s.m`, `[static]s.f`. The
+// included world keeps its own.
+type renamer struct {
+	owner   string
+	renamed map[*Type]string
+	types   map[*Type]*Type
+	res     map[*Resource]*Resource
+}
+
+func newRenamer(owner string) *renamer {
+	return &renamer{owner: owner, renamed: map[*Type]string{}, types: map[*Type]*Type{}, res: map[*Resource]*Resource{}}
+}
+
+// rename records that the named type t is called n in the including world.
+func (rn *renamer) rename(t *Type, n string) {
+	if t == nil || t.Name == "" {
+		return
+	}
+	rn.renamed[t] = n
+	if t.Resource != nil && t.Kind == KindOwn {
+		r := *t.Resource
+		r.Name = n
+		r.Owner = rn.owner
+		rn.res[t.Resource] = &r
+	}
+}
+
+// finish gives each renamed resource its members, renamed and with the
+// renamed types in their signatures (a method's self is a borrow of the
+// new resource).
+func (rn *renamer) finish() {
+	for old, r := range rn.res {
+		r.Methods = make([]*Func, len(old.Methods))
+		for i, m := range old.Methods {
+			f := rn.substFunc(m)
+			if f == m {
+				cp := *m
+				f = &cp
+			}
+			f.Name = renameMember(m.Name, old.Name, r.Name)
+			r.Methods[i] = f
+		}
+	}
+}
+
+// renameMember renames the resource of a member name: `[method]r.m` with
+// r renamed to s is `[method]s.m`, `[constructor]r` is `[constructor]s`.
+func renameMember(name, from, to string) string {
+	tag, rest, ok := strings.Cut(name, "]")
+	if !ok {
+		return name
+	}
+	if rest == from {
+		return tag + "]" + to
+	}
+	if res, m, ok := strings.Cut(rest, "."); ok && res == from {
+		return tag + "]" + to + "." + m
+	}
+	return name
+}
+
+// subst returns t with the renamed types replaced, t itself when it holds
+// none of them.
+func (rn *renamer) subst(t *Type) *Type {
+	if t == nil || len(rn.renamed) == 0 {
+		return t
+	}
+	if c, ok := rn.types[t]; ok {
+		return c
+	}
+	c := *t
+	n, changed := rn.renamed[t]
+	if changed {
+		c.Name = n
+	}
+	sub := func(p **Type) {
+		if n := rn.subst(*p); n != *p {
+			*p = n
+			changed = true
+		}
+	}
+	sub(&c.Elem)
+	sub(&c.Key)
+	sub(&c.Ok)
+	sub(&c.Err)
+	if len(t.Fields) > 0 {
+		c.Fields = append([]Field(nil), t.Fields...)
+		for i := range c.Fields {
+			sub(&c.Fields[i].Type)
+		}
+	}
+	if len(t.Cases) > 0 {
+		c.Cases = append([]Case(nil), t.Cases...)
+		for i := range c.Cases {
+			sub(&c.Cases[i].Type)
+		}
+	}
+	if len(t.Tuple) > 0 {
+		c.Tuple = append([]*Type(nil), t.Tuple...)
+		for i := range c.Tuple {
+			sub(&c.Tuple[i])
+		}
+	}
+	if r, ok := rn.res[t.Resource]; ok && t.Resource != nil {
+		c.Resource = r
+		changed = true
+	}
+	if !changed {
+		rn.types[t] = t
+		return t
+	}
+	if c.Name != "" {
+		c.Owner = rn.owner
+	}
+	rn.types[t] = &c
+	return &c
+}
+
+// substFunc returns f with the renamed types replaced in its params and
+// result, f itself when it holds none of them.
+func (rn *renamer) substFunc(f *Func) *Func {
+	c := *f
+	changed := false
+	if len(f.Params) > 0 {
+		c.Params = append([]Param(nil), f.Params...)
+		for i := range c.Params {
+			if t := rn.subst(c.Params[i].Type); t != c.Params[i].Type {
+				c.Params[i].Type = t
+				changed = true
+			}
+		}
+	}
+	if t := rn.subst(f.Result); t != f.Result {
+		c.Result = t
+		changed = true
+	}
+	if !changed {
+		return f
+	}
+	return &c
 }
