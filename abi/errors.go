@@ -17,7 +17,7 @@ const (
 	InvalidParams    ErrorCode = "InvalidParams"    // params violate the schema or are malformed
 	NotFound         ErrorCode = "NotFound"         // no such tool, version or object
 	CapabilityDenied ErrorCode = "CapabilityDenied" // caller or provider lacks a capability
-	RateLimited      ErrorCode = "RateLimited"      // a rate limit refused the call; Data has retry_after_ms
+	RateLimited      ErrorCode = "RateLimited"      // a rate limit refused the call; Data has retry_after_ms when known
 	Timeout          ErrorCode = "Timeout"          // the deadline passed
 	ProviderError    ErrorCode = "ProviderError"    // the tool reported a failure
 	ProviderCrashed  ErrorCode = "ProviderCrashed"  // panic, trap, worker death

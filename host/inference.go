@@ -446,8 +446,14 @@ func (c *inferenceClient) ask(parent context.Context, req abi.CompleteRequest, k
 			msg = m
 		}
 		code := abi.Unavailable
-		if resp.StatusCode == http.StatusBadRequest {
+		switch resp.StatusCode {
+		case http.StatusBadRequest:
 			code = abi.InvalidParams
+		case http.StatusTooManyRequests:
+			// The backend's rate limit or quota: the caller's to slow
+			// down (with data.retry_after_ms when it said when), not a
+			// backend that is down (TestInferenceBackend429RateLimited).
+			code = abi.RateLimited
 		}
 		msg = "inference backend " + endpoint + " answered " + status + ": " + clip(msg, maxInferenceMessage)
 		if key == "" && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {

@@ -114,6 +114,21 @@ func (c *Call) SpaceWrite(space string, data []byte) (Object, error) {
 
 // Complete runs an inference request and returns the text.
 func (c *Call) Complete(r CompleteRequest) (string, error) {
+	out, err := c.Completion(r)
+	return out.Text, err
+}
+
+// Completion is an inference answer: the text, the model that wrote it,
+// and why the backend stopped (FinishReason "length": the text was cut at
+// MaxTokens; "stop": whole; "" when the backend said nothing).
+type Completion struct {
+	Text, Model, FinishReason string
+}
+
+// Completion is Complete answering the text with its model and finish
+// reason: with Complete alone a tool could not tell an answer cut at
+// MaxTokens from a whole one.
+func (c *Call) Completion(r CompleteRequest) (Completion, error) {
 	req := map[string]any{"prompt": r.Prompt}
 	setStr(req, "system", r.System)
 	setStr(req, "model", r.Model)
@@ -122,7 +137,7 @@ func (c *Call) Complete(r CompleteRequest) (string, error) {
 	// naming it): a negative one was left out, the default used without
 	// a word, and one past 2^31-1 was the host's InvalidRequest.
 	if r.MaxTokens < 0 || r.MaxTokens > maxTokensLimit {
-		return "", Errorf(InvalidParams, "ai_complete: MaxTokens must be from 0 to %d (0: the backend's default), got %d", maxTokensLimit, r.MaxTokens)
+		return Completion{}, Errorf(InvalidParams, "ai_complete: MaxTokens must be from 0 to %d (0: the backend's default), got %d", maxTokensLimit, r.MaxTokens)
 	}
 	if r.MaxTokens > 0 {
 		req["max_tokens"] = int64(r.MaxTokens)
@@ -132,11 +147,14 @@ func (c *Call) Complete(r CompleteRequest) (string, error) {
 	}
 	v, err := request(opComplete, req)
 	if err != nil {
-		return "", err
+		return Completion{}, err
 	}
 	m, _ := v.(map[string]any)
-	text, _ := m["text"].(string)
-	return text, nil
+	var out Completion
+	out.Text, _ = m["text"].(string)
+	out.Model, _ = m["model"].(string)
+	out.FinishReason, _ = m["finish_reason"].(string)
+	return out, nil
 }
 
 // maxTokensLimit is the largest CompleteRequest.MaxTokens (docs/abi.md

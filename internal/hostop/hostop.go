@@ -8,7 +8,7 @@
 //	call_tool   {tool, version?, params}           → the tool's result
 //	space_read  {id, space?}                       → {space, id, data}
 //	space_write {space, data}                      → {space, id}
-//	ai_complete {prompt, system?, max_tokens?, temperature?, model?} → {text, model}
+//	ai_complete {prompt, system?, max_tokens?, temperature?, model?} → {text, model, finish_reason?}
 //	log         {level, message}                   → null
 package hostop
 
@@ -176,7 +176,7 @@ func do(ctx context.Context, env abi.Env, hc *abi.HostCall, maxRead int64) (any,
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"text": resp.Text, "model": resp.Model}, nil
+		return CompleteResult(resp), nil
 	case "log":
 		env.Logger().Log(ctx, Level(str("level")), str("message"))
 		return nil, nil
@@ -196,4 +196,15 @@ func Level(name string) slog.Level {
 		return slog.LevelError
 	}
 	return slog.LevelInfo
+}
+
+// CompleteResult is ai_complete's answer: {text, model}, and finish_reason
+// when the backend gave one ("length": the answer was cut at max_tokens),
+// which a tool could not learn before (TestCompletionFinishReason).
+func CompleteResult(resp abi.CompleteResponse) map[string]any {
+	m := map[string]any{"text": resp.Text, "model": resp.Model}
+	if resp.FinishReason != "" {
+		m["finish_reason"] = resp.FinishReason
+	}
+	return m
 }

@@ -272,17 +272,25 @@ func (w *worker) nativeCallTool(fc goja.FunctionCall) goja.Value {
 }
 
 func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
-	w.requireCall("ctx.ai.complete")
-	req := abi.CompleteRequest{Prompt: w.argString(fc, 0, "ctx.ai.complete", false)}
+	// ctx.ai.completion (the third argument true) is ctx.ai.complete
+	// answering {text, model, finishReason}: a tool could not tell an
+	// answer cut at maxTokens from a whole one (TestCompletionFinishReason).
+	full := fc.Argument(2).ToBoolean()
+	name := "ctx.ai.complete"
+	if full {
+		name = "ctx.ai.completion"
+	}
+	w.requireCall(name)
+	req := abi.CompleteRequest{Prompt: w.argString(fc, 0, name, false)}
 	// Options of the wrong type or out of range are refused, as the WASM
 	// guests' ai_complete refuses them: dropped, maxTokens '100' left the
 	// backend's default without a word; converted unchecked, -5 or 1e300
 	// reached the backend as -5 or -9223372036854775808.
 	if a := fc.Argument(1); !goja.IsUndefined(a) && !goja.IsNull(a) {
-		w.checkCompleteOptions(a)
-		o, ok := w.exportArg(a, "ctx.ai.complete options").(map[string]any)
+		w.checkCompleteOptions(a, name)
+		o, ok := w.exportArg(a, name+" options").(map[string]any)
 		if !ok {
-			w.throwArg("ctx.ai.complete: options must be an object ({maxTokens, system, temperature, model}), got %s", describeArg(a))
+			w.throwArg("%s: options must be an object ({maxTokens, system, temperature, model}), got %s", name, describeArg(a))
 		}
 		opt := func(keys ...string) (string, any) {
 			for _, k := range keys {
@@ -295,7 +303,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 		if a, b := o["maxTokens"], o["max_tokens"]; a != nil && b != nil && !reflect.DeepEqual(a, b) { // (either may be an array: not ==)
 			// Both spellings (defaults spread under a caller's options):
 			// the second was dropped without a word.
-			w.throwArg("ctx.ai.complete: options maxTokens (%v) and max_tokens (%v) are one option given twice with different values: give one", a, b)
+			w.throwArg("%s: options maxTokens (%v) and max_tokens (%v) are one option given twice with different values: give one", name, a, b)
 		}
 		if k, v := opt("maxTokens", "max_tokens"); k != "" {
 			var n float64
@@ -305,10 +313,10 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			case float64:
 				n = x
 			default:
-				w.throwArg("ctx.ai.complete: option %s must be an integer, got %s", k, jsTypeName(v))
+				w.throwArg("%s: option %s must be an integer, got %s", name, k, jsTypeName(v))
 			}
 			if n != math.Trunc(n) || n < 0 || n > math.MaxInt32 {
-				w.throwArg("ctx.ai.complete: option %s must be an integer from 0 to %d, got %v", k, math.MaxInt32, v)
+				w.throwArg("%s: option %s must be an integer from 0 to %d, got %v", name, k, math.MaxInt32, v)
 			}
 			req.MaxTokens = int(n)
 		}
@@ -320,7 +328,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			case float64:
 				t = x
 			default:
-				w.throwArg("ctx.ai.complete: option temperature must be a number, got %s", jsTypeName(v))
+				w.throwArg("%s: option temperature must be a number, got %s", name, jsTypeName(v))
 			}
 			req.Temperature = &t
 		}
@@ -328,7 +336,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			if _, v := opt(k); v != nil {
 				s, ok := v.(string)
 				if !ok {
-					w.throwArg("ctx.ai.complete: option %s must be a string, got %s", k, jsTypeName(v))
+					w.throwArg("%s: option %s must be a string, got %s", name, k, jsTypeName(v))
 				}
 				if k == "system" {
 					req.System = s
@@ -338,13 +346,26 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			}
 		}
 	}
-	return w.hostAsync("ctx.ai.complete", func(ctx context.Context, env abi.Env) (any, error) {
+	return w.hostAsync(name, func(ctx context.Context, env abi.Env) (any, error) {
 		resp, err := env.Complete(ctx, req)
 		if err != nil {
 			return nil, err
 		}
+		if full {
+			return resp, nil
+		}
 		return resp.Text, nil
-	}, func(v any) goja.Value { return w.vm.ToValue(v) })
+	}, func(v any) goja.Value {
+		resp, ok := v.(abi.CompleteResponse)
+		if !ok {
+			return w.vm.ToValue(v)
+		}
+		o := w.vm.NewObject()
+		_ = o.Set("text", resp.Text)
+		_ = o.Set("model", resp.Model)
+		_ = o.Set("finishReason", resp.FinishReason)
+		return o
+	})
 }
 
 // completeOptions are the options of ctx.ai.complete (aios-sdk.d.ts's
@@ -359,7 +380,7 @@ var completeOptions = []string{"maxTokens", "max_tokens", "system", "temperature
 // not a JSON number" where other values out of range are InvalidParams
 // naming the option (TestCompleteOptionsUnknownAndNonFinite). Options
 // whose value is undefined are left out, as JSON leaves them.
-func (w *worker) checkCompleteOptions(a goja.Value) {
+func (w *worker) checkCompleteOptions(a goja.Value, name string) {
 	o, ok := a.(*goja.Object)
 	if !ok || o.ClassName() != classObject {
 		return // not an object: the caller says so
@@ -374,7 +395,7 @@ func (w *worker) checkCompleteOptions(a goja.Value) {
 			if near := editdist.Closest(k, completeOptions, editdist.Limit(k)); near != "" {
 				hint = " (did you mean " + near + "?)"
 			}
-			w.throwArg("ctx.ai.complete: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature and model", clip(k, 64), hint)
+			w.throwArg("%s: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature and model", name, clip(k, 64), hint)
 		}
 		if !goja.IsNumber(v) {
 			continue
@@ -382,11 +403,11 @@ func (w *worker) checkCompleteOptions(a goja.Value) {
 		if f := v.ToFloat(); math.IsNaN(f) || math.IsInf(f, 0) {
 			switch k {
 			case "temperature":
-				w.throwArg("ctx.ai.complete: option temperature must be a finite number, got %s", v.String())
+				w.throwArg("%s: option temperature must be a finite number, got %s", name, v.String())
 			case "maxTokens", "max_tokens":
-				w.throwArg("ctx.ai.complete: option %s must be an integer from 0 to %d, got %s", k, math.MaxInt32, v.String())
+				w.throwArg("%s: option %s must be an integer from 0 to %d, got %s", name, k, math.MaxInt32, v.String())
 			default:
-				w.throwArg("ctx.ai.complete: option %s must be a string, got %s", k, v.String())
+				w.throwArg("%s: option %s must be a string, got %s", name, k, v.String())
 			}
 		}
 	}

@@ -598,6 +598,8 @@
   });
   var ai = Object.freeze({
     complete: function (prompt, opts) { return native.complete(prompt, opts); },
+    // {text, model, finishReason}: finishReason 'length' is an answer cut at maxTokens
+    completion: function (prompt, opts) { return native.complete(prompt, opts, true); },
   });
   function callTool(name, params, version) { return native.callTool(name, params, version); }
   var ctx = Object.freeze({

@@ -389,7 +389,8 @@ func (e *childEnv) Complete(ctx context.Context, req abi.CompleteRequest) (abi.C
 	m, _ := v.(map[string]any)
 	text, _ := m["text"].(string)
 	model, _ := m["model"].(string)
-	return abi.CompleteResponse{Text: text, Model: model}, nil
+	finish, _ := m["finish_reason"].(string)
+	return abi.CompleteResponse{Text: text, Model: model, FinishReason: finish}, nil
 }
 
 // frameLogHandler sends log records to the host as log frames (the

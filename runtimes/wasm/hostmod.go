@@ -14,6 +14,7 @@ import (
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/guest/go/wire"
 	"github.com/aios-host/aios-host/internal/busy"
+	"github.com/aios-host/aios-host/internal/hostop"
 	iwire "github.com/aios-host/aios-host/internal/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -446,7 +447,7 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		if err != nil {
 			return nil, abi.AsToolError(err, abi.ProviderError), useJSON
 		}
-		return map[string]any{"text": resp.Text, "model": resp.Model}, nil, useJSON
+		return hostop.CompleteResult(resp), nil, useJSON
 	}
 	return nil, abi.Errorf(abi.Internal, "aios.%s: unknown host call", op), useJSON
 }

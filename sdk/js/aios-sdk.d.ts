@@ -29,6 +29,13 @@ interface AiosCompleteOptions {
   model?: string;
 }
 
+/** What ctx.ai.completion answers. */
+interface AiosCompletion {
+  text: string;
+  model: string;
+  finishReason: string;
+}
+
 /** The call being served. */
 interface AiosCallInfo {
   id: string;
@@ -75,6 +82,12 @@ interface AgentContext {
   readonly ai: {
     /** Runs a completion on the configured inference backend. Needs Inference. */
     complete(prompt: string, opts?: AiosCompleteOptions): Promise<string>;
+    /**
+     * complete, answering the text with the model that wrote it and why the
+     * backend stopped: finishReason "length" is an answer cut at maxTokens,
+     * "stop" a whole one, "" when the backend said nothing.
+     */
+    completion(prompt: string, opts?: AiosCompleteOptions): Promise<AiosCompletion>;
   };
   readonly call: AiosCallInfo;
 }

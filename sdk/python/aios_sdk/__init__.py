@@ -18,7 +18,7 @@ A provider file is run by the host in a sandboxed worker process (see
 docs/python.md); this package is put on its path by the host.
 """
 
-from ._core import AI, Agent, Capability, Context, Object, Spaces, ToolError, build_parameters, provider, tool
+from ._core import AI, Agent, Capability, Completion, Context, Object, Spaces, ToolError, build_parameters, provider, tool
 
-__all__ = ["Agent", "provider", "tool", "Capability", "ToolError", "Context", "Spaces", "AI", "Object", "build_parameters"]
+__all__ = ["Agent", "provider", "tool", "Capability", "ToolError", "Context", "Spaces", "AI", "Completion", "Object", "build_parameters"]
 __version__ = "0.1.0"

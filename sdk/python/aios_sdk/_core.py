@@ -699,6 +699,17 @@ class Spaces:
         return self._ctx._op("space_write", args, lambda v: (v or {}).get("id", ""))
 
 
+def _complete_args(prompt, max_tokens, system, temperature, model):
+    # The options go to the host as given: it checks them (InvalidParams
+    # naming the option), as for JS and the WASM guests. int() and
+    # float() here made max_tokens=3.7 ask for 3 tokens, "100" for 100.
+    args = {"prompt": prompt}
+    for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model)):
+        if v is not None:
+            args[k] = v
+    return args
+
+
 class AI:
     """ctx.ai: the configured inference backend (needs Inference)."""
 
@@ -708,14 +719,31 @@ class AI:
         self._ctx = ctx
 
     def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
-        # The options go to the host as given: it checks them (InvalidParams
-        # naming the option), as for JS and the WASM guests. int() and
-        # float() here made max_tokens=3.7 ask for 3 tokens, "100" for 100.
-        args = {"prompt": prompt}
-        for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model)):
-            if v is not None:
-                args[k] = v
-        return self._ctx._op("ai_complete", args, lambda v: (v or {}).get("text", ""))
+        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model), lambda v: (v or {}).get("text", ""))
+
+    def completion(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
+        """complete, answering a Completion: the text, the model that wrote it
+        and finish_reason, why the backend stopped ("length": the answer was
+        cut at max_tokens; "stop": whole; "" when the backend said nothing)."""
+        def convert(v):
+            v = v or {}
+            return Completion(v.get("text", ""), v.get("model", ""), v.get("finish_reason", ""))
+
+        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model), convert)
+
+
+class Completion:
+    """What ctx.ai.completion answers: .text, .model and .finish_reason."""
+
+    __slots__ = ("text", "model", "finish_reason")
+
+    def __init__(self, text, model="", finish_reason=""):
+        self.text = text
+        self.model = model
+        self.finish_reason = finish_reason
+
+    def __repr__(self):
+        return "Completion(text=%r, model=%r, finish_reason=%r)" % (self.text, self.model, self.finish_reason)
 
 
 class Context:
