@@ -16,7 +16,7 @@ import (
 // the call … stopped (exit status 2)": a retryable code for a call that
 // crashed its worker, and the out-of-memory explanation was lost.
 func TestProcessCrashDuringCloseIsACrash(t *testing.T) {
-	p := loadIsolated(t, Options{MemoryBudget: 64 << 30, ProcessMemory: 512 << 20}, `
+	p := loadIsolated(t, Options{MemoryBudget: 64 << 30, ProcessMemory: 128 << 20}, `
 aios.registerTool({name: 'amplify', parameters: {}}, async (p, ctx) => {
   await ctx.callTool('gate', {});
   return new Array(4096).fill('x'.repeat(1 << 24)).join('').length;
@@ -37,7 +37,7 @@ aios.registerTool({name: 'amplify', parameters: {}}, async (p, ctx) => {
 	_ = p.Close() // the call in flight has 5 s to finish
 	close(release)
 	te := wantCode(t, <-errc, abi.ProviderCrashed)
-	if !strings.Contains(te.Message, "512 MiB") {
+	if !strings.Contains(te.Message, "128 MiB") {
 		t.Fatalf("the crash does not name the worker's memory limit: %q", te.Message)
 	}
 }
