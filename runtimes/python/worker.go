@@ -105,7 +105,8 @@ type worker struct {
 	brokerMu sync.Mutex
 
 	// cpuLimit is the worker's RLIMIT_CPU (0: none), which counts its
-	// whole life; cpuCheck when worn next reads the CPU it has used.
+	// whole life, and the limit of its tree's CPU (watchCPU); cpuCheck
+	// when worn next reads the CPU the tree has used.
 	cpuLimit time.Duration
 	cpuCheck time.Time
 	// memLimit is its RLIMIT_AS in bytes (0: none).
@@ -327,6 +328,9 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 	}
 	p.rt.live.Add(1)
 	go w.waitLoop()
+	if _, ok := w.cg.cpuUsed(); ok && w.cpuLimit > 0 {
+		go w.watchCPU()
+	}
 	return w, reg, nil
 }
 
@@ -793,8 +797,46 @@ func (w *worker) worn(now time.Time) bool {
 		return false
 	}
 	w.cpuCheck = now.Add(min(w.cpuLimit/8, time.Second))
-	used, ok := processCPU(w.pid)
+	used, ok := w.treeCPU()
 	return ok && used >= w.cpuLimit/2
+}
+
+// treeCPU is the CPU time the worker's tree has used: its control
+// group's count, with every process a tool forked, else the worker's own.
+func (w *worker) treeCPU() (time.Duration, bool) {
+	if used, ok := w.cg.cpuUsed(); ok {
+		return used, true
+	}
+	return processCPU(w.pid)
+}
+
+// watchCPU ends the worker when its tree has used its CPU limit, also
+// between calls. RLIMIT_CPU counts each process alone, from nothing at
+// its fork: a tool that left a chain of processes behind, each burning
+// less than the limit and forking the next, burnt CPU without end while
+// its worker stayed idle (TestForkChainCPUBounded). The worker's own
+// RLIMIT_CPU still ends a worker that burns the limit itself.
+func (w *worker) watchCPU() {
+	tick := time.NewTicker(min(w.cpuLimit/8, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.dead:
+			return
+		case <-tick.C:
+		}
+		used, ok := w.cg.cpuUsed()
+		if !ok || used < w.cpuLimit {
+			continue
+		}
+		if own, ok := processCPU(w.pid); ok && own >= w.cpuLimit {
+			continue // its RLIMIT_CPU ends it
+		}
+		why := fmt.Sprintf("its CPU limit was reached by its processes together: %s of CPU, runtimes.python.cpu_seconds, which counts the processes a tool forks too", w.cpuLimit)
+		w.p.log.Warn("python worker killed", "pid", w.pid, "why", why)
+		w.kill(why)
+		return
+	}
 }
 
 // memoryHeld reports, after a call that failed with err, whether it was a
