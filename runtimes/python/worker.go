@@ -109,6 +109,8 @@ type worker struct {
 	// when worn next reads the CPU the tree has used.
 	cpuLimit time.Duration
 	cpuCheck time.Time
+	// lines are where the tool file declares its provider and tools.
+	lines regLines
 	// memLimit is its RLIMIT_AS in bytes (0: none).
 	memLimit uint64
 
@@ -419,18 +421,37 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 		w.killAll()
 		return nil, fmt.Errorf("%s: %v%s", w.p.path, err, w.stderrNote())
 	}
-	env, err := w.readEnvelope()
+	env, frame, err := w.readEnvelopeFrame()
 	if err != nil {
 		return nil, w.startError(ctx, err, timeout)
 	}
 	switch {
 	case env.Kind == abi.KindRegister && env.Register != nil:
+		// The lines the SDK sends beside the registration (none from an
+		// older SDK), for checkRegister's errors.
+		var lines struct {
+			Lines regLines `json:"lines" msgpack:"lines"`
+		}
+		if w.mp {
+			_ = abi.MsgPack.Unmarshal(frame, &lines)
+		} else {
+			_ = json.Unmarshal(frame, &lines)
+		}
+		w.lines = lines.Lines
 		return env.Register, nil
 	case env.Kind == abi.KindLog && env.Log != nil:
 		w.waitExit()
 		return nil, errors.New(env.Log.Message)
 	}
 	return nil, fmt.Errorf("%s: the python worker sent %q before registering", w.p.path, env.Kind)
+}
+
+// regLines are the lines of the tool file that declare the provider
+// (@Agent(...) or provider(...)) and each tool (its def, by name), as the
+// SDK sends them beside its registration; 0 or missing: unknown.
+type regLines struct {
+	Provider int            `json:"provider" msgpack:"provider"`
+	Tools    map[string]int `json:"tools" msgpack:"tools"`
 }
 
 // ctxEnded is ctx.Err(), or context.DeadlineExceeded once ctx's deadline
@@ -509,10 +530,22 @@ func (w *worker) waitExit() string {
 }
 
 func (w *worker) readEnvelope() (*abi.Envelope, error) {
+	env, _, err := w.readEnvelopeFrame()
+	return env, err
+}
+
+// readEnvelopeFrame is readEnvelope, also giving the frame it read.
+func (w *worker) readEnvelopeFrame() (*abi.Envelope, []byte, error) {
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	env, err := w.decodeEnvelope(frame)
+	return env, frame, err
+}
+
+// decodeEnvelope decodes one frame of the worker.
+func (w *worker) decodeEnvelope(frame []byte) (*abi.Envelope, error) {
 	w.trace.Frame("in", frame)
 	format := "json"
 	if w.mp {
