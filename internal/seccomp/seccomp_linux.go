@@ -2,8 +2,9 @@
 
 // Package seccomp builds and installs the seccomp filter of worker
 // processes (Python workers, JS workers): socket(2) and connect(2)
-// refused unless network is allowed, socketpair(2) for unix stream and
-// seqpacket pairs only, no user namespaces, no kernel
+// refused unless network is allowed, bind(2) refused too (with network
+// but for IP and netlink address lengths: no abstract unix names),
+// socketpair(2) for unix stream and seqpacket pairs only, no user namespaces, no kernel
 // keyrings, no System V IPC, no raising of
 // resource limits, no io_uring, no other
 // architecture's system calls, and for a worker that writes no file no
@@ -39,7 +40,9 @@ const (
 // (and x32) fail with EPERM; socket(2) and connect(2) fail with EACCES
 // unless network is allowed, and then socket(2) still for AF_UNIX;
 // socketpair(2) fails with EACCES but for AF_UNIX stream and seqpacket
-// pairs;
+// pairs; bind(2) fails with EACCES unless network is allowed, and then
+// for an address length other than sockaddr_in's, sockaddr_in6's or
+// sockaddr_nl's;
 // unshare and clone with CLONE_NEWUSER fail with EPERM and clone3 with
 // ENOSYS (no user namespaces); keyctl, add_key and request_key fail with
 // EPERM (no kernel keyrings), and so do the System V IPC calls (shmget,
@@ -75,9 +78,24 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 	// it, in the host's network namespace, and connect(AF_UNSPEC) would
 	// disconnect one and a second connect (or sendto with MSG_FASTOPEN)
 	// re-point it at any address, which only Landlock ABI >= 4 refuses.
+	//
+	// bind(2): refused without network, where a worker's only sockets
+	// are socket pairs' and the host's brokered, connected ones; with
+	// network, refused for every address length but an IP socket's
+	// (sockaddr_in, sockaddr_in6) or a netlink one's (sockaddr_nl, which
+	// glibc's getaddrinfo binds). The only unix sockets a worker holds
+	// are socket pairs', and binding one to an abstract name ("\0name")
+	// took that name from every process of the network namespace — the
+	// host's, for a worker with Network(*) or where network namespaces
+	// are unavailable (the abstract namespace has no permissions, nor
+	// does Landlock cover a bind there): a service binding it later
+	// failed, a client connecting was refused. The address itself is in
+	// memory a filter cannot read, so an abstract name as long as one of
+	// those addresses (10, 14 or 26 bytes) still binds with network.
 	sock := []unix.SockFilter{
-		jmp(bpfJeqK, unix.SYS_SOCKET, 1, 0),
-		jmp(bpfJeqK, unix.SYS_CONNECT, 0, 1),
+		jmp(bpfJeqK, unix.SYS_SOCKET, 2, 0),
+		jmp(bpfJeqK, unix.SYS_CONNECT, 1, 0),
+		jmp(bpfJeqK, unix.SYS_BIND, 0, 1),
 		st(bpfRetK, eacces),
 	}
 	if network {
@@ -87,6 +105,13 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 			jmp(bpfJeqK, unix.AF_UNIX, 0, 1),
 			st(bpfRetK, eacces),
 			st(bpfRetK, secRetAllow),
+			jmp(bpfJeqK, unix.SYS_BIND, 0, 6),
+			st(bpfLdWAbs, 16+2*8), // args[2] low word: the address length
+			jmp(bpfJeqK, unix.SizeofSockaddrInet4, 2, 0),
+			jmp(bpfJeqK, unix.SizeofSockaddrInet6, 1, 0),
+			jmp(bpfJeqK, unix.SizeofSockaddrNetlink, 0, 1),
+			st(bpfRetK, secRetAllow),
+			st(bpfRetK, eacces),
 		}
 	}
 	// socketpair(2): AF_UNIX SOCK_STREAM and SOCK_SEQPACKET pairs only

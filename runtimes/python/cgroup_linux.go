@@ -28,7 +28,7 @@ import (
 // worker below it; the worker is moved in before its start gate opens, so
 // nothing it runs is ever outside. cgroup v2 is used when the host's
 // cgroup offers the pids and memory controllers to children; else the v1
-// hierarchies of pids, memory and (if mounted) cpu. Nothing is written
+// hierarchies of pids, memory and (if mounted) cpu and cpuacct. Nothing is written
 // outside these folders. A library (containerd/cgroups, opencontainers'
 // cgroups) would bring systemd, D-Bus and eBPF dependencies for the few
 // files written here.
@@ -86,7 +86,7 @@ func parseMountinfo(text string) []cgMount {
 			}
 			for _, o := range strings.Split(g[2], ",") {
 				switch o {
-				case "pids", "memory", "cpu":
+				case "pids", "memory", "cpu", "cpuacct":
 					m.controllers = append(m.controllers, o)
 				}
 			}
@@ -180,7 +180,7 @@ func setupCgroups() (*cgroups, error) {
 	// Each controller's folder (co-mounted controllers share one), the
 	// leftovers of dead hosts cleared before the host makes its own.
 	dirs := map[string]string{}
-	for _, want := range []string{"pids", "memory", "cpu"} {
+	for _, want := range []string{"pids", "memory", "cpu", "cpuacct"} {
 		for _, m := range mounts {
 			if m.v2 || !slices.Contains(m.controllers, want) || dirs[want] != "" {
 				continue
@@ -195,7 +195,7 @@ func setupCgroups() (*cgroups, error) {
 	}
 	c := &cgroups{parents: map[string]string{}}
 	made := map[string]bool{}
-	for _, want := range []string{"pids", "memory", "cpu"} {
+	for _, want := range []string{"pids", "memory", "cpu", "cpuacct"} {
 		dir := dirs[want]
 		if dir == "" {
 			continue
@@ -204,6 +204,9 @@ func setupCgroups() (*cgroups, error) {
 		if !made[parent] {
 			removeStale(dir, false)
 			if err := os.Mkdir(parent, 0o700); err != nil {
+				if want == "cpuacct" {
+					continue // it only counts: the tree's CPU is then the worker's own
+				}
 				c.removeParents()
 				return nil, cgroupErr(v2why, fmt.Errorf("cgroup v1 %s: %v", want, err))
 			}
@@ -393,7 +396,10 @@ func (c *cgroups) version() string {
 type workerCgroup struct {
 	v2   bool
 	dirs []string // each hierarchy's folder; dirs[0] lists the tasks
-	once sync.Once
+	// usage is the file that counts the CPU time of the whole tree, dead
+	// processes included (v2 cpu.stat, v1 cpuacct.usage); "" if none.
+	usage string
+	once  sync.Once
 }
 
 // cgLimits are a worker tree's limits (0: none).
@@ -469,6 +475,9 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 				}
 			}
 		}
+		if _, err := os.Stat(filepath.Join(d, "cpu.stat")); err == nil {
+			wc.usage = filepath.Join(d, "cpu.stat")
+		}
 		if l.cpus > 0 {
 			if _, err := os.Stat(filepath.Join(d, "cpu.max")); err == nil {
 				if err := set(d, "cpu.max", fmt.Sprintf("%d %d", int64(l.cpus*period), period)); err != nil {
@@ -481,7 +490,7 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 	// v1: a folder in each hierarchy (one for controllers mounted
 	// together), each controller's files in its own.
 	dirOf := map[string]string{}
-	for _, ctl := range []string{"pids", "memory", "cpu"} {
+	for _, ctl := range []string{"pids", "memory", "cpu", "cpuacct"} {
 		parent := c.parents[ctl]
 		if parent == "" {
 			continue
@@ -509,6 +518,10 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 					err = set(d, "memory.memsw.limit_in_bytes", v)
 				}
 			}
+		case "cpuacct":
+			if _, serr := os.Stat(filepath.Join(d, "cpuacct.usage")); serr == nil {
+				wc.usage = filepath.Join(d, "cpuacct.usage")
+			}
 		case "cpu":
 			if l.cpus > 0 {
 				if err = set(d, "cpu.cfs_period_us", strconv.Itoa(period)); err == nil {
@@ -521,6 +534,30 @@ func (c *cgroups) newWorker(l cgLimits) (*workerCgroup, error) {
 		}
 	}
 	return wc, nil
+}
+
+// cpuUsed is the CPU time the worker's tree has used, every process it
+// ever had counted (RLIMIT_CPU counts one process: a forked child starts
+// at nothing); ok is false when the group does not say.
+func (wc *workerCgroup) cpuUsed() (used time.Duration, ok bool) {
+	if wc == nil || wc.usage == "" {
+		return 0, false
+	}
+	b, err := os.ReadFile(wc.usage)
+	if err != nil {
+		return 0, false
+	}
+	if !wc.v2 {
+		ns, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+		return time.Duration(ns), err == nil
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, found := strings.CutPrefix(line, "usage_usec "); found {
+			us, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return time.Duration(us) * time.Microsecond, err == nil
+		}
+	}
+	return 0, false
 }
 
 // oomKills counts the processes of the worker's tree the kernel's OOM

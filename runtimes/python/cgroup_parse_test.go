@@ -23,7 +23,7 @@ func TestParseCgroupFiles(t *testing.T) {
 	got := parseMountinfo(sampleMountinfo)
 	want := []cgMount{
 		{point: "/sys/fs/cgroup/cpu", root: "/", controllers: []string{"cpu"}},
-		{point: "/sys/fs/cgroup/cpu,cpuacct", root: "/", controllers: []string{"cpu"}},
+		{point: "/sys/fs/cgroup/cpu,cpuacct", root: "/", controllers: []string{"cpu", "cpuacct"}},
 		{point: "/sys/fs/cgroup/memory", root: "/docker/abc", controllers: []string{"memory"}},
 		{point: "/sys/fs/cgroup/pids", root: "/", controllers: []string{"pids"}},
 		{point: "/sys/fs/cgroup/uni fied", root: "/", v2: true},

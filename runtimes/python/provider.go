@@ -163,7 +163,7 @@ func newProvider(ctx context.Context, rt *Runtime, ip *interp, path string, src 
 	if err != nil {
 		return nil, err
 	}
-	if err := p.checkRegister(reg, src); err != nil {
+	if err := p.checkRegister(reg, src, w.lines); err != nil {
 		w.stop(0)
 		return nil, err
 	}
@@ -231,7 +231,14 @@ func networkAccess(grants abi.Grants) (wholeNet abi.Capability, whole bool, host
 }
 
 // checkRegister validates the worker's registration and fills in the id.
-func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
+// lines name the line of a declaration whose capabilities are refused.
+func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source, lines regLines) error {
+	at := func(line int) string {
+		if line > 0 {
+			return fmt.Sprintf("%s:%d", p.path, line)
+		}
+		return p.path
+	}
 	if reg.Format != 0 && reg.Format != abi.FormatVersion {
 		return fmt.Errorf("%s: registration format %d, want %d", p.path, reg.Format, abi.FormatVersion)
 	}
@@ -254,7 +261,7 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 	reg.Provider.Runtime = abi.RuntimePython
 	for _, c := range reg.Provider.Capabilities {
 		if _, err := abi.ParseCapability(c); err != nil {
-			return fmt.Errorf("%s: @Agent(capabilities=...) or provider(capabilities=...): %v", p.path, err)
+			return fmt.Errorf("%s: @Agent(capabilities=...) or provider(capabilities=...): %v", at(lines.Provider), err)
 		}
 	}
 	if len(reg.Tools) == 0 {
@@ -266,7 +273,7 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source) error {
 		}
 		for _, c := range t.CapabilityRequired {
 			if _, err := abi.ParseCapability(c); err != nil {
-				return fmt.Errorf("%s: tool %s capability_required: %v", p.path, t.Name, err)
+				return fmt.Errorf("%s: tool %s capability_required: %v", at(lines.Tools[t.Name]), t.Name, err)
 			}
 		}
 	}

@@ -13,11 +13,12 @@ func detectLayers() Layers {
 // workerCgroup is a worker's control group: none but on Linux.
 type workerCgroup struct{}
 
-func newCgroup(spawnSpec) (*workerCgroup, error) { return nil, nil }
-func (*workerCgroup) add(int) error              { return nil }
-func (*workerCgroup) kill()                      {}
-func (*workerCgroup) destroy()                   {}
-func (*workerCgroup) oomKills() (int, bool)      { return 0, false }
+func newCgroup(spawnSpec) (*workerCgroup, error)     { return nil, nil }
+func (*workerCgroup) add(int) error                  { return nil }
+func (*workerCgroup) kill()                          {}
+func (*workerCgroup) destroy()                       {}
+func (*workerCgroup) oomKills() (int, bool)          { return 0, false }
+func (*workerCgroup) cpuUsed() (time.Duration, bool) { return 0, false }
 
 func removeHostFolders(time.Time) {}
 

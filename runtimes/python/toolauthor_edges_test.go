@@ -783,7 +783,7 @@ func TestProviderOptionErrorsNameBothForms(t *testing.T) {
 		{"badid.py", "from aios_sdk import tool, provider\n\nprovider(id='Bad Id!')\n\n@tool(name='a')\ndef a(params):\n    return 1\n",
 			`badid.py: @Agent(id=...) or provider(id=...): invalid provider id "Bad Id!"`},
 		{"badcaps.py", "from aios_sdk import tool, provider\n\nprovider(capabilities=['ReadSpace(docs'])\n\n@tool(name='b')\ndef b(params):\n    return 1\n",
-			`badcaps.py: @Agent(capabilities=...) or provider(capabilities=...): capability "ReadSpace(docs": missing closing parenthesis`},
+			`badcaps.py:3: @Agent(capabilities=...) or provider(capabilities=...): capability "ReadSpace(docs": missing closing parenthesis`},
 	} {
 		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Trust: abi.System})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -105,9 +105,12 @@ type worker struct {
 	brokerMu sync.Mutex
 
 	// cpuLimit is the worker's RLIMIT_CPU (0: none), which counts its
-	// whole life; cpuCheck when worn next reads the CPU it has used.
+	// whole life, and the limit of its tree's CPU (watchCPU); cpuCheck
+	// when worn next reads the CPU the tree has used.
 	cpuLimit time.Duration
 	cpuCheck time.Time
+	// lines are where the tool file declares its provider and tools.
+	lines regLines
 	// memLimit is its RLIMIT_AS in bytes (0: none).
 	memLimit uint64
 
@@ -327,6 +330,9 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 	}
 	p.rt.live.Add(1)
 	go w.waitLoop()
+	if _, ok := w.cg.cpuUsed(); ok && w.cpuLimit > 0 {
+		go w.watchCPU()
+	}
 	return w, reg, nil
 }
 
@@ -415,18 +421,37 @@ func (w *worker) handshake(ctx context.Context, timeout time.Duration) (*abi.Too
 		w.killAll()
 		return nil, fmt.Errorf("%s: %v%s", w.p.path, err, w.stderrNote())
 	}
-	env, err := w.readEnvelope()
+	env, frame, err := w.readEnvelopeFrame()
 	if err != nil {
 		return nil, w.startError(ctx, err, timeout)
 	}
 	switch {
 	case env.Kind == abi.KindRegister && env.Register != nil:
+		// The lines the SDK sends beside the registration (none from an
+		// older SDK), for checkRegister's errors.
+		var lines struct {
+			Lines regLines `json:"lines" msgpack:"lines"`
+		}
+		if w.mp {
+			_ = abi.MsgPack.Unmarshal(frame, &lines)
+		} else {
+			_ = json.Unmarshal(frame, &lines)
+		}
+		w.lines = lines.Lines
 		return env.Register, nil
 	case env.Kind == abi.KindLog && env.Log != nil:
 		w.waitExit()
 		return nil, errors.New(env.Log.Message)
 	}
 	return nil, fmt.Errorf("%s: the python worker sent %q before registering", w.p.path, env.Kind)
+}
+
+// regLines are the lines of the tool file that declare the provider
+// (@Agent(...) or provider(...)) and each tool (its def, by name), as the
+// SDK sends them beside its registration; 0 or missing: unknown.
+type regLines struct {
+	Provider int            `json:"provider" msgpack:"provider"`
+	Tools    map[string]int `json:"tools" msgpack:"tools"`
 }
 
 // ctxEnded is ctx.Err(), or context.DeadlineExceeded once ctx's deadline
@@ -505,10 +530,22 @@ func (w *worker) waitExit() string {
 }
 
 func (w *worker) readEnvelope() (*abi.Envelope, error) {
+	env, _, err := w.readEnvelopeFrame()
+	return env, err
+}
+
+// readEnvelopeFrame is readEnvelope, also giving the frame it read.
+func (w *worker) readEnvelopeFrame() (*abi.Envelope, []byte, error) {
 	frame, err := abi.ReadFrame(w.br, abi.DefaultMaxFrame)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	env, err := w.decodeEnvelope(frame)
+	return env, frame, err
+}
+
+// decodeEnvelope decodes one frame of the worker.
+func (w *worker) decodeEnvelope(frame []byte) (*abi.Envelope, error) {
 	w.trace.Frame("in", frame)
 	format := "json"
 	if w.mp {
@@ -793,8 +830,46 @@ func (w *worker) worn(now time.Time) bool {
 		return false
 	}
 	w.cpuCheck = now.Add(min(w.cpuLimit/8, time.Second))
-	used, ok := processCPU(w.pid)
+	used, ok := w.treeCPU()
 	return ok && used >= w.cpuLimit/2
+}
+
+// treeCPU is the CPU time the worker's tree has used: its control
+// group's count, with every process a tool forked, else the worker's own.
+func (w *worker) treeCPU() (time.Duration, bool) {
+	if used, ok := w.cg.cpuUsed(); ok {
+		return used, true
+	}
+	return processCPU(w.pid)
+}
+
+// watchCPU ends the worker when its tree has used its CPU limit, also
+// between calls. RLIMIT_CPU counts each process alone, from nothing at
+// its fork: a tool that left a chain of processes behind, each burning
+// less than the limit and forking the next, burnt CPU without end while
+// its worker stayed idle (TestForkChainCPUBounded). The worker's own
+// RLIMIT_CPU still ends a worker that burns the limit itself.
+func (w *worker) watchCPU() {
+	tick := time.NewTicker(min(w.cpuLimit/8, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.dead:
+			return
+		case <-tick.C:
+		}
+		used, ok := w.cg.cpuUsed()
+		if !ok || used < w.cpuLimit {
+			continue
+		}
+		if own, ok := processCPU(w.pid); ok && own >= w.cpuLimit {
+			continue // its RLIMIT_CPU ends it
+		}
+		why := fmt.Sprintf("its CPU limit was reached by its processes together: %s of CPU, runtimes.python.cpu_seconds, which counts the processes a tool forks too", w.cpuLimit)
+		w.p.log.Warn("python worker killed", "pid", w.pid, "why", why)
+		w.kill(why)
+		return
+	}
 }
 
 // memoryHeld reports, after a call that failed with err, whether it was a

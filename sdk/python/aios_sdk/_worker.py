@@ -2577,7 +2577,37 @@ def load(path, pins=None):
             d["version"] = info["version"]
     provider = {k: v for k, v in info.items() if v}
     provider["runtime"] = RUNTIME
+    # The lines of the tool file that declare the provider and each tool,
+    # sent beside the registration: the host's checks of what they
+    # declare (a capability string it cannot parse) name the line, as the
+    # SDK's own load errors do (runtimes/python worker.go regLines).
+    _LINES.clear()
+    if agents:
+        line = _decorated_line(agents[0], path)
+    else:
+        line = _core._PROVIDER_LINE[0] if _core._PROVIDER_LINE else 0
+    if line:
+        _LINES["provider"] = line
+    tools = {n: h.at[1] for n, h in handlers.items() if h.at[0] == path and h.at[1]}
+    if tools:
+        _LINES["tools"] = tools
     return provider, defs, handlers
+
+
+_LINES = {}
+
+
+def _decorated_line(cls, path):
+    """The line of class cls's first decorator (its @Agent(...)) in the
+    tool file path, else of its class statement or first method; 0 if
+    none."""
+    try:
+        import inspect
+        if inspect.getsourcefile(cls) == path:
+            return inspect.getsourcelines(cls)[1]
+    except Exception:
+        pass
+    return _class_line(cls, path)
 
 
 def _refuse_unreachable(mod, name, path, handlers):
@@ -2790,7 +2820,7 @@ def main():
     keep_cwd(w)
     try:
         w.write({"v": FORMAT, "kind": "register",
-                 "register": {"format": FORMAT, "provider": provider, "tools": defs}})
+                 "register": {"format": FORMAT, "provider": provider, "tools": defs}, "lines": _LINES})
     except (TypeError, ValueError, OverflowError, RecursionError, ToolError) as e:
         _load_failed(w, _definition_error(w, path, provider, defs, e))
     try:
