@@ -145,6 +145,17 @@ func (c *cli) spaceMeant(name string, args []string) string {
 			if len(args) == 2 && space.ValidateSpaceName(args[0]) == nil && space.ValidateID(args[1]) == nil {
 				h := strings.TrimPrefix(args[1], space.IDPrefix)
 				where = filepath.Join(cfg.SpacesDir(), args[0], h[:2], h[2:])
+				// A file that is not there is no file to remove: say
+				// so, and where the object is, as space get does.
+				if store, err := c.openSpaces(cfg, space.ForReading()); err == nil {
+					if has, err := store.Has(args[0], args[1]); err == nil && !has {
+						in := "no space holds it"
+						if sp := spacesHolding(store, args[1]); len(sp) > 0 {
+							in = "it is in space " + strings.Join(sp, ", ")
+						}
+						return fmt.Sprintf(": nothing removes objects from a space, and space %q holds no object %s (%s)", args[0], args[1], in)
+					}
+				}
 			}
 		}
 		return fmt.Sprintf(": nothing removes objects from a space; remove one by hand: %s", termText(where))

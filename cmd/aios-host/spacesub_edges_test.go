@@ -52,3 +52,33 @@ func TestSpaceUnknownSubcommandSaysWhatWasMeant(t *testing.T) {
 		t.Errorf("the object after space rm: %d %q", code, out)
 	}
 }
+
+// TestSpaceRmOfObjectNotInThatSpace: space rm SPACE ID for an object that
+// SPACE does not hold named a file to remove by hand that does not exist
+// (DATA/spaces/SPACE/xx/…), as if it were the object's; it now says that
+// SPACE holds no such object and which spaces hold it, as space get does.
+func TestSpaceRmOfObjectNotInThatSpace(t *testing.T) {
+	e := newEnv(t)
+	file := filepath.Join(t.TempDir(), "o.txt")
+	if err := os.WriteFile(file, []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.run("", "space", "put", "docs", file)
+	if code != exitOK {
+		t.Fatalf("space put: %d %s", code, errs)
+	}
+	id := strings.TrimSpace(out)
+	hex := strings.TrimPrefix(id, "sha256:")
+	code, out, errs = e.run("", "space", "rm", "source", id)
+	wrong := filepath.Join(e.data, "spaces", "source", hex[:2], hex[2:])
+	want := `space "source" holds no object ` + id + ` (it is in space "docs")`
+	if code != exitUsage || out != "" || strings.Contains(errs, wrong) || !strings.Contains(errs, want) {
+		t.Errorf("space rm source ID: exit %d, stdout %q, stderr %.400q; want exit 2 and %q, not the path %s", code, out, errs, want, wrong)
+	}
+	// An id no space holds.
+	none := "sha256:" + strings.Repeat("0", 64)
+	_, _, errs = e.run("", "space", "rm", "docs", none)
+	if want := `space "docs" holds no object ` + none + ` (no space holds it)`; !strings.Contains(errs, want) {
+		t.Errorf("space rm docs NONE: stderr %.400q; want %q", errs, want)
+	}
+}
