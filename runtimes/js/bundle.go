@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
@@ -79,7 +80,10 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 	}
 	dir := filepath.Dir(entry)
 	mode := decoratorsDefault
-	if m := decoratorPragma.FindSubmatch(src); m != nil {
+	// A byte order mark (Windows editors save UTF-8 with one) is not part
+	// of the first line: "\uFEFF// @aios-decorators experimental" was
+	// ignored (TestDecoratorPragmaAfterBOM).
+	if m := decoratorPragma.FindSubmatch(bytes.TrimPrefix(src, []byte("\uFEFF"))); m != nil {
 		mode = string(m[1])
 	}
 	opts := api.BuildOptions{
