@@ -148,11 +148,17 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 			opts.TsconfigRaw = string(raw)
 		}
 	}
-	switch mode {
-	case decoratorsExperimental:
-		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":true}}`
-	case decoratorsStandard:
-		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":false}}`
+	if mode != decoratorsDefault {
+		// The pragma chooses the decorators only: a tsconfig handed to
+		// esbuild replaces every tsconfig.json it would read, and one of
+		// that option alone dropped the others ("useDefineForClassFields":
+		// false, and class fields stopped calling a base class's setter:
+		// TestDecoratorPragmaKeepsTsconfig).
+		raw, err := decoratorTsconfig(dir, opts.TsconfigRaw, pins != nil, mode == decoratorsExperimental)
+		if err != nil {
+			return nil, err
+		}
+		opts.TsconfigRaw = raw
 	}
 	res := api.Build(opts)
 	if len(res.Errors) > 0 {
@@ -171,6 +177,124 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		Name:       base + ".bundle.js",
 		Decorators: mode,
 	}, nil
+}
+
+// decoratorTsconfig is the tsconfig esbuild is given for a file with a
+// decorator pragma: the one it would use otherwise with
+// compilerOptions.experimentalDecorators set to experimental. pinned says
+// base is the whole tsconfig of a signed provider ("{}" or its pinned
+// tsconfig.json, which has no "extends"); otherwise it is the nearest
+// tsconfig.json or jsconfig.json at or above dir, as esbuild finds it,
+// which the answer extends by its absolute path.
+func decoratorTsconfig(dir, base string, pinned, experimental bool) (string, error) {
+	if !pinned {
+		m := map[string]any{"compilerOptions": map[string]any{"experimentalDecorators": experimental}}
+		if p := nearestTsconfig(dir); p != "" {
+			m["extends"] = p
+		}
+		raw, err := json.Marshal(m)
+		return string(raw), err
+	}
+	var m map[string]any
+	d := json.NewDecoder(strings.NewReader(jsoncToJSON(base)))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil || m == nil {
+		return "", fmt.Errorf("%s: cannot read it to set experimentalDecorators for the // @aios-decorators line: %v", filepath.Join(dir, "tsconfig.json"), err)
+	}
+	co, _ := m["compilerOptions"].(map[string]any)
+	if co == nil {
+		co = map[string]any{}
+	}
+	co["experimentalDecorators"] = experimental
+	m["compilerOptions"] = co
+	raw, err := json.Marshal(m)
+	return string(raw), err
+}
+
+// nearestTsconfig is the tsconfig.json (else jsconfig.json) esbuild would
+// read for a file in dir: the first found in dir or above it, or "".
+func nearestTsconfig(dir string) string {
+	for {
+		for _, n := range []string{"tsconfig.json", "jsconfig.json"} {
+			p := filepath.Join(dir, n)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// jsoncToJSON turns a tsconfig's text (JSON with comments and trailing
+// commas, as tsc and esbuild read it) into JSON: comments become spaces,
+// trailing commas are dropped, a byte order mark too.
+func jsoncToJSON(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j - 1
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += 2 + end + 1
+			}
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	b.Reset()
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if c == '"' {
+			j := i + 1
+			for j < len(out) && out[j] != '"' {
+				if out[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(out))
+			b.WriteString(out[i:j])
+			i = j - 1
+			continue
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(out) && strings.IndexByte(" \t\r\n", out[j]) >= 0 {
+				j++
+			}
+			if j < len(out) && (out[j] == '}' || out[j] == ']') {
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // entryFile returns path itself for a file, or the index file of a folder.
