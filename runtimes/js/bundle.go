@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -86,6 +87,7 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 	if m := decoratorPragma.FindSubmatch(bytes.TrimPrefix(src, []byte("\uFEFF"))); m != nil {
 		mode = string(m[1])
 	}
+	loaded := &fileSet{}
 	opts := api.BuildOptions{
 		EntryPoints:    []string{entry},
 		Bundle:         true,
@@ -101,7 +103,7 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		LogLevel:       api.LogLevelSilent,
 		AbsWorkingDir:  dir,
 		Outdir:         dir,
-		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
+		Plugins:        []api.Plugin{sdkPlugin(dir, alone, loaded.add)},
 		// goja cannot parse import(): one of a literal path is bundled
 		// either way, but import(m) of a computed name was left as it was
 		// and the whole file failed "goja cannot compile the bundle:
@@ -164,6 +166,9 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 	if len(res.Errors) > 0 {
 		return nil, buildError(dir, res.Errors)
 	}
+	if err := modulePragmas(entry, mode, loaded.list(), pins); err != nil {
+		return nil, err
+	}
 	if len(res.OutputFiles) != 1 {
 		names := make([]string, len(res.OutputFiles))
 		for i, f := range res.OutputFiles {
@@ -177,6 +182,64 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		Name:       base + ".bundle.js",
 		Decorators: mode,
 	}, nil
+}
+
+// fileSet is the set of files a bundle loaded (esbuild may load them on
+// several goroutines).
+type fileSet struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (f *fileSet) add(p string) {
+	f.mu.Lock()
+	f.paths = append(f.paths, p)
+	f.mu.Unlock()
+}
+
+func (f *fileSet) list() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.paths)
+}
+
+// modulePragmas checks the decorator lines of the modules a provider's
+// bundle loaded besides its entry file: esbuild compiles the whole bundle
+// with one setting, the entry's (mode), so a module's line that is not the
+// entry's was ignored without a word and its decorators compiled the other
+// way (TestDecoratorPragmaInModuleNotIgnored). Such a line fails the load
+// at its file and line.
+func modulePragmas(entry, mode string, files []string, pins map[string]string) error {
+	slices.Sort(files)
+	for _, f := range files {
+		if f == entry || pinnedLoaders[strings.ToLower(filepath.Ext(f))] == api.LoaderJSON || pinnedLoaders[strings.ToLower(filepath.Ext(f))] == api.LoaderText {
+			continue
+		}
+		var src []byte
+		var err error
+		if pins != nil {
+			src, err = readPinned(f, pins)
+		} else {
+			src, err = os.ReadFile(f)
+		}
+		if err != nil {
+			continue // it was bundled: esbuild read it a moment ago
+		}
+		src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+		m := decoratorPragma.FindSubmatchIndex(src)
+		if m == nil || string(src[m[2]:m[3]]) == mode {
+			continue
+		}
+		line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
+		text := strings.TrimSpace(string(src[m[0]:m[1]]))
+		entryLine := "it has no such line"
+		if mode != decoratorsDefault {
+			entryLine = "// @aios-decorators " + mode
+		}
+		return &SyntaxError{Msg: fmt.Sprintf("%s:%d:1: %s: the module's line is not the entry's (%s: %s): the provider's entry file decides for all its files, which esbuild compiles with one decorator setting; put the line in %s",
+			f, line, text, filepath.Base(entry), entryLine, filepath.Base(entry))}
+	}
+	return nil
 }
 
 // decoratorTsconfig is the tsconfig esbuild is given for a file with a
@@ -411,7 +474,7 @@ func (e *SyntaxError) Error() string { return e.Msg }
 
 // sdkPlugin resolves 'aios-sdk' to the SDK shim and refuses every other
 // bare import, and relative imports that leave root.
-func sdkPlugin(root string, alone bool) api.Plugin {
+func sdkPlugin(root string, alone bool, loaded func(path string)) api.Plugin {
 	return api.Plugin{
 		Name: "aios-sdk",
 		Setup: func(b api.PluginBuild) {
@@ -452,6 +515,7 @@ func sdkPlugin(root string, alone bool) api.Plugin {
 				if !inFolder(root, a.Path) {
 					return api.OnLoadResult{}, fmt.Errorf("%s leaves the provider's folder %s (through a symbolic link)", a.Path, root)
 				}
+				loaded(a.Path)
 				return api.OnLoadResult{}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
