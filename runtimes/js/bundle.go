@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -79,9 +81,13 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 	}
 	dir := filepath.Dir(entry)
 	mode := decoratorsDefault
-	if m := decoratorPragma.FindSubmatch(src); m != nil {
+	// A byte order mark (Windows editors save UTF-8 with one) is not part
+	// of the first line: "\uFEFF// @aios-decorators experimental" was
+	// ignored (TestDecoratorPragmaAfterBOM).
+	if m := decoratorPragma.FindSubmatch(bytes.TrimPrefix(src, []byte("\uFEFF"))); m != nil {
 		mode = string(m[1])
 	}
+	loaded := &fileSet{}
 	opts := api.BuildOptions{
 		EntryPoints:    []string{entry},
 		Bundle:         true,
@@ -97,7 +103,7 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		LogLevel:       api.LogLevelSilent,
 		AbsWorkingDir:  dir,
 		Outdir:         dir,
-		Plugins:        []api.Plugin{sdkPlugin(dir, alone)},
+		Plugins:        []api.Plugin{sdkPlugin(dir, alone, loaded.add)},
 		// goja cannot parse import(): one of a literal path is bundled
 		// either way, but import(m) of a computed name was left as it was
 		// and the whole file failed "goja cannot compile the bundle:
@@ -144,15 +150,24 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 			opts.TsconfigRaw = string(raw)
 		}
 	}
-	switch mode {
-	case decoratorsExperimental:
-		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":true}}`
-	case decoratorsStandard:
-		opts.TsconfigRaw = `{"compilerOptions":{"experimentalDecorators":false}}`
+	if mode != decoratorsDefault {
+		// The pragma chooses the decorators only: a tsconfig handed to
+		// esbuild replaces every tsconfig.json it would read, and one of
+		// that option alone dropped the others ("useDefineForClassFields":
+		// false, and class fields stopped calling a base class's setter:
+		// TestDecoratorPragmaKeepsTsconfig).
+		raw, err := decoratorTsconfig(dir, opts.TsconfigRaw, pins != nil, mode == decoratorsExperimental)
+		if err != nil {
+			return nil, err
+		}
+		opts.TsconfigRaw = raw
 	}
 	res := api.Build(opts)
 	if len(res.Errors) > 0 {
 		return nil, buildError(dir, res.Errors)
+	}
+	if err := modulePragmas(entry, mode, loaded.list(), pins); err != nil {
+		return nil, err
 	}
 	if len(res.OutputFiles) != 1 {
 		names := make([]string, len(res.OutputFiles))
@@ -167,6 +182,182 @@ func bundleWith(path string, pins map[string]string, alone bool) (*bundled, erro
 		Name:       base + ".bundle.js",
 		Decorators: mode,
 	}, nil
+}
+
+// fileSet is the set of files a bundle loaded (esbuild may load them on
+// several goroutines).
+type fileSet struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (f *fileSet) add(p string) {
+	f.mu.Lock()
+	f.paths = append(f.paths, p)
+	f.mu.Unlock()
+}
+
+func (f *fileSet) list() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.paths)
+}
+
+// modulePragmas checks the decorator lines of the modules a provider's
+// bundle loaded besides its entry file: esbuild compiles the whole bundle
+// with one setting, the entry's (mode), so a module's line that is not the
+// entry's was ignored without a word and its decorators compiled the other
+// way (TestDecoratorPragmaInModuleNotIgnored). Such a line fails the load
+// at its file and line.
+func modulePragmas(entry, mode string, files []string, pins map[string]string) error {
+	slices.Sort(files)
+	for _, f := range files {
+		if f == entry || pinnedLoaders[strings.ToLower(filepath.Ext(f))] == api.LoaderJSON || pinnedLoaders[strings.ToLower(filepath.Ext(f))] == api.LoaderText {
+			continue
+		}
+		var src []byte
+		var err error
+		if pins != nil {
+			src, err = readPinned(f, pins)
+		} else {
+			src, err = os.ReadFile(f)
+		}
+		if err != nil {
+			continue // it was bundled: esbuild read it a moment ago
+		}
+		src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+		m := decoratorPragma.FindSubmatchIndex(src)
+		if m == nil || string(src[m[2]:m[3]]) == mode {
+			continue
+		}
+		line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
+		text := strings.TrimSpace(string(src[m[0]:m[1]]))
+		entryLine := "it has no such line"
+		if mode != decoratorsDefault {
+			entryLine = "// @aios-decorators " + mode
+		}
+		return &SyntaxError{Msg: fmt.Sprintf("%s:%d:1: %s: the module's line is not the entry's (%s: %s): the provider's entry file decides for all its files, which esbuild compiles with one decorator setting; put the line in %s",
+			f, line, text, filepath.Base(entry), entryLine, filepath.Base(entry))}
+	}
+	return nil
+}
+
+// decoratorTsconfig is the tsconfig esbuild is given for a file with a
+// decorator pragma: the one it would use otherwise with
+// compilerOptions.experimentalDecorators set to experimental. pinned says
+// base is the whole tsconfig of a signed provider ("{}" or its pinned
+// tsconfig.json, which has no "extends"); otherwise it is the nearest
+// tsconfig.json or jsconfig.json at or above dir, as esbuild finds it,
+// which the answer extends by its absolute path.
+func decoratorTsconfig(dir, base string, pinned, experimental bool) (string, error) {
+	if !pinned {
+		m := map[string]any{"compilerOptions": map[string]any{"experimentalDecorators": experimental}}
+		if p := nearestTsconfig(dir); p != "" {
+			m["extends"] = p
+		}
+		raw, err := json.Marshal(m)
+		return string(raw), err
+	}
+	var m map[string]any
+	d := json.NewDecoder(strings.NewReader(jsoncToJSON(base)))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil || m == nil {
+		return "", fmt.Errorf("%s: cannot read it to set experimentalDecorators for the // @aios-decorators line: %v", filepath.Join(dir, "tsconfig.json"), err)
+	}
+	co, _ := m["compilerOptions"].(map[string]any)
+	if co == nil {
+		co = map[string]any{}
+	}
+	co["experimentalDecorators"] = experimental
+	m["compilerOptions"] = co
+	raw, err := json.Marshal(m)
+	return string(raw), err
+}
+
+// nearestTsconfig is the tsconfig.json (else jsconfig.json) esbuild would
+// read for a file in dir: the first found in dir or above it, or "".
+func nearestTsconfig(dir string) string {
+	for {
+		for _, n := range []string{"tsconfig.json", "jsconfig.json"} {
+			p := filepath.Join(dir, n)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// jsoncToJSON turns a tsconfig's text (JSON with comments and trailing
+// commas, as tsc and esbuild read it) into JSON: comments become spaces,
+// trailing commas are dropped, a byte order mark too.
+func jsoncToJSON(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j - 1
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += 2 + end + 1
+			}
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	b.Reset()
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if c == '"' {
+			j := i + 1
+			for j < len(out) && out[j] != '"' {
+				if out[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(out))
+			b.WriteString(out[i:j])
+			i = j - 1
+			continue
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(out) && strings.IndexByte(" \t\r\n", out[j]) >= 0 {
+				j++
+			}
+			if j < len(out) && (out[j] == '}' || out[j] == ']') {
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // entryFile returns path itself for a file, or the index file of a folder.
@@ -283,7 +474,7 @@ func (e *SyntaxError) Error() string { return e.Msg }
 
 // sdkPlugin resolves 'aios-sdk' to the SDK shim and refuses every other
 // bare import, and relative imports that leave root.
-func sdkPlugin(root string, alone bool) api.Plugin {
+func sdkPlugin(root string, alone bool, loaded func(path string)) api.Plugin {
 	return api.Plugin{
 		Name: "aios-sdk",
 		Setup: func(b api.PluginBuild) {
@@ -324,6 +515,7 @@ func sdkPlugin(root string, alone bool) api.Plugin {
 				if !inFolder(root, a.Path) {
 					return api.OnLoadResult{}, fmt.Errorf("%s leaves the provider's folder %s (through a symbolic link)", a.Path, root)
 				}
+				loaded(a.Path)
 				return api.OnLoadResult{}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {

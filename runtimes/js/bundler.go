@@ -243,7 +243,7 @@ func (r *Runtime) bundleFor(ctx context.Context, path string, pins map[string]st
 			r.bproc = bp
 		}
 		var done bool
-		if a, done, err = r.exchange(ctx, bp, req); done {
+		if a, done, err = r.exchange(ctx, bp, req, abs); done {
 			return nil, err
 		}
 		if a.err == nil {
@@ -276,7 +276,7 @@ type bundleAnswer struct {
 // exchange sends req to bp and reads its answer, under the bundle timeout
 // and ctx; done reports that the bundle failed for good (err says why).
 // r.bmu is held.
-func (r *Runtime) exchange(ctx context.Context, bp *bundlerProc, req []byte) (a bundleAnswer, done bool, err error) {
+func (r *Runtime) exchange(ctx context.Context, bp *bundlerProc, req []byte, path string) (a bundleAnswer, done bool, err error) {
 	got := make(chan bundleAnswer, 1)
 	go func() {
 		if err := abi.WriteFrame(bp.in, req); err != nil {
@@ -294,13 +294,30 @@ func (r *Runtime) exchange(ctx context.Context, bp *bundlerProc, req []byte) (a 
 	case <-timer.C:
 		r.dropBundler()
 		<-got
-		return a, true, fmt.Errorf("esbuild did not finish bundling it within %v (runtimes.js.bundle_timeout); "+
-			"deeply nested arrow functions make it take minutes", r.opts.BundleTimeout)
+		return a, true, fmt.Errorf("esbuild did not finish bundling it within %v (runtimes.js.bundle_timeout); %s"+
+			"deeply nested arrow functions make it take minutes", r.opts.BundleTimeout, largeFileHint(path))
 	case <-ctx.Done():
 		r.dropBundler()
 		<-got
 		return a, true, ctx.Err()
 	}
+}
+
+// largeFileHint says, for a provider whose file is large, that bundling
+// it takes time of its own: the timeout's error spoke of nested arrow
+// functions alone, and a 5 MB file of plain declarations, which takes
+// esbuild seconds, was left with a hint about code it did not have
+// (TestBundleTimeoutNamesLargeFile).
+func largeFileHint(path string) string {
+	entry, err := entryFile(path)
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(entry)
+	if err != nil || st.Size() < 1<<20 {
+		return ""
+	}
+	return fmt.Sprintf("%s is %.1f MB: a file that large takes esbuild seconds, raise the key for it; ", filepath.Base(entry), float64(st.Size())/(1<<20))
 }
 
 // dropBundler kills the bundler process, if any (r.bmu held).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -164,5 +165,24 @@ func TestServeBundle(t *testing.T) {
 	_ = abi.WriteFrame(&in, []byte(`{"path":`))
 	if code := serveBundle(&in, &out); code != 2 {
 		t.Fatalf("bad request: exit %d, want 2", code)
+	}
+}
+
+// TestBundleTimeoutNamesLargeFile: a provider file of some megabytes of
+// plain declarations, which takes esbuild seconds, failed past the bundle
+// timeout with a hint about deeply nested arrow functions alone, code it
+// did not have. The error now gives the file's size and says to raise
+// runtimes.js.bundle_timeout for it.
+func TestBundleTimeoutNamesLargeFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("aios.registerTool({ name: 't', parameters: {} }, () => 1);\n")
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "export const v%d: number = %d;\n", i, i)
+	}
+	path := writeSource(t, "large.ts", b.String())
+	rt := newRuntime(t, Options{BundleTimeout: time.Millisecond})
+	_, err := rt.load(context.Background(), abi.Source{Path: path}, abi.RuntimeTS)
+	if err == nil || !strings.Contains(err.Error(), "within 1ms (runtimes.js.bundle_timeout); large.ts is 3.0 MB: a file that large takes esbuild seconds, raise the key for it") {
+		t.Fatalf("err = %v\nwant it to give the file's size and say to raise the key", err)
 	}
 }
