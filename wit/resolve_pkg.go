@@ -374,6 +374,22 @@ func (sc *scope) addUse(u *astUse) error {
 
 func (r *resolver) scopeOf(i *Interface) *scope { return r.scopes[i] }
 
+// defineExcluded defines the names of a `use` gated out by its feature
+// (eExcluded): they stay taken, so a name used twice is refused whatever
+// the features, as wasm-tools does.
+func (sc *scope) defineExcluded(u *astUse) error {
+	for _, n := range u.names {
+		l := n.name
+		if n.as != nil {
+			l = *n.as
+		}
+		if err := sc.define(&entry{name: l.name, pos: l.pos, kind: eExcluded}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // fillInterface resolves the items of an interface (named or inline).
 func (ps *pkgState) fillInterface(iface *Interface, f *pkgFile, items []any, owner string) error {
 	sc := newScope(ps, f, owner)
@@ -386,14 +402,8 @@ func (ps *pkgState) fillInterface(iface *Interface, f *pkgFile, items []any, own
 				return err
 			}
 			if !ps.r.active(x.gate) {
-				for _, n := range x.names {
-					l := n.name
-					if n.as != nil {
-						l = *n.as
-					}
-					if err := sc.define(&entry{name: l.name, pos: l.pos, kind: eExcluded}); err != nil {
-						return err
-					}
+				if err := sc.defineExcluded(x); err != nil {
+					return err
 				}
 				continue
 			}

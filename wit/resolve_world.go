@@ -145,14 +145,8 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 				// Its names stay defined, as an interface's gated-out
 				// `use` (a name used twice is refused whatever the
 				// features, as wasm-tools does).
-				for _, n := range x.names {
-					l := n.name
-					if n.as != nil {
-						l = *n.as
-					}
-					if err := sc.define(&entry{name: l.name, pos: l.pos, kind: eExcluded}); err != nil {
-						return err
-					}
+				if err := sc.defineExcluded(x); err != nil {
+					return err
 				}
 				continue
 			}
