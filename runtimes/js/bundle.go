@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tailscale/hujson"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/editdist"
@@ -259,9 +260,13 @@ func decoratorTsconfig(dir, base string, pinned, experimental bool) (string, err
 		return string(raw), err
 	}
 	var m map[string]any
-	d := json.NewDecoder(strings.NewReader(jsoncToJSON(base)))
-	d.UseNumber()
-	if err := d.Decode(&m); err != nil || m == nil {
+	std, err := jsoncToJSON(base)
+	if err == nil {
+		d := json.NewDecoder(strings.NewReader(std))
+		d.UseNumber()
+		err = d.Decode(&m)
+	}
+	if err != nil || m == nil {
 		return "", fmt.Errorf("%s: cannot read it to set experimentalDecorators for the // @aios-decorators line: %v", filepath.Join(dir, "tsconfig.json"), err)
 	}
 	co, _ := m["compilerOptions"].(map[string]any)
@@ -293,71 +298,11 @@ func nearestTsconfig(dir string) string {
 }
 
 // jsoncToJSON turns a tsconfig's text (JSON with comments and trailing
-// commas, as tsc and esbuild read it) into JSON: comments become spaces,
-// trailing commas are dropped, a byte order mark too.
-func jsoncToJSON(s string) string {
-	s = strings.TrimPrefix(s, "\uFEFF")
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
-			b.WriteString(s[i:j])
-			i = j - 1
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			b.WriteByte('\n')
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				i = len(s)
-			} else {
-				i += 2 + end + 1
-			}
-			b.WriteByte(' ')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	out := b.String()
-	b.Reset()
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if c == '"' {
-			j := i + 1
-			for j < len(out) && out[j] != '"' {
-				if out[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(out))
-			b.WriteString(out[i:j])
-			i = j - 1
-			continue
-		}
-		if c == ',' {
-			j := i + 1
-			for j < len(out) && strings.IndexByte(" \t\r\n", out[j]) >= 0 {
-				j++
-			}
-			if j < len(out) && (out[j] == '}' || out[j] == ']') {
-				continue
-			}
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+// commas, as tsc and esbuild read it) into JSON (hujson.Standardize:
+// comments and trailing commas become spaces), a byte order mark dropped.
+func jsoncToJSON(s string) (string, error) {
+	b, err := hujson.Standardize([]byte(strings.TrimPrefix(s, "\uFEFF")))
+	return string(b), err
 }
 
 // entryFile returns path itself for a file, or the index file of a folder.

@@ -3,6 +3,7 @@ package js
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,17 +90,26 @@ func TestDecoratorPragmaKeepsTsconfig(t *testing.T) {
 }
 
 // TestJSONCToJSON: a pinned tsconfig.json is read as tsc reads it, with
-// comments and trailing commas, and what looks like a comment inside a
-// string ("paths": {"@/*": …}) is kept.
+// comments, trailing commas and a byte order mark, and what looks like a
+// comment inside a string ("paths": {"@/*": …}) is kept; an unterminated
+// comment is an error.
 func TestJSONCToJSON(t *testing.T) {
 	for in, want := range map[string]string{
-		"\uFEFF{\"a\": 1, // one\n}":                             "{\"a\": 1 \n}",
-		`{"paths": {"@/*": ["./src/*"]}, /* c */ "b": [1, 2,],}`: `{"paths": {"@/*": ["./src/*"]},   "b": [1, 2]}`,
-		`{"s": "a \" // not a comment", "t": "x,}"}`:             `{"s": "a \" // not a comment", "t": "x,}"}`,
-		`{"u": 1 /* unterminated`:                                `{"u": 1  `,
+		"\uFEFF{\"a\": 1, // one\n}":                             `{"a":1}`,
+		`{"paths": {"@/*": ["./src/*"]}, /* c */ "b": [1, 2,],}`: `{"b":[1,2],"paths":{"@/*":["./src/*"]}}`,
+		`{"s": "a \" // not a comment", "t": "x,}"}`:             `{"s":"a \" // not a comment","t":"x,}"}`,
 	} {
-		if got := jsoncToJSON(in); got != want {
-			t.Errorf("jsoncToJSON(%q) = %q, want %q", in, got, want)
+		got, err := jsoncToJSON(in)
+		var v any
+		if err == nil {
+			err = json.Unmarshal([]byte(got), &v)
 		}
+		canon, _ := json.Marshal(v)
+		if err != nil || string(canon) != want {
+			t.Errorf("jsoncToJSON(%q) = %q (%v), want %s", in, got, err, want)
+		}
+	}
+	if got, err := jsoncToJSON(`{"u": 1 /* unterminated`); err == nil {
+		t.Errorf("an unterminated comment: %q, want an error", got)
 	}
 }
