@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -461,7 +462,7 @@ func sdkPlugin(root string, alone bool, loaded func(path string)) api.Plugin {
 					return api.OnLoadResult{}, fmt.Errorf("%s leaves the provider's folder %s (through a symbolic link)", a.Path, root)
 				}
 				loaded(a.Path)
-				return api.OnLoadResult{}, nil
+				return bomless(a.Path)
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "aios-sdk"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := sdkModuleSource
@@ -469,6 +470,36 @@ func sdkPlugin(root string, alone bool, loaded func(path string)) api.Plugin {
 			})
 		},
 	}
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\uFEFF"
+
+// bomless loads a file that starts with a byte order mark without it:
+// esbuild counted the mark as a column, so every error on the file's
+// first line was one column off and quoted the invisible mark. Any other
+// file esbuild reads itself (an empty result).
+func bomless(path string) (api.OnLoadResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return api.OnLoadResult{}, nil // esbuild's read says why
+	}
+	var head [len(bom)]byte
+	n, _ := io.ReadFull(f, head[:])
+	_ = f.Close()
+	if n < len(bom) || string(head[:]) != bom {
+		return api.OnLoadResult{}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	src := strings.TrimPrefix(string(data), bom)
+	loader, ok := pinnedLoaders[strings.ToLower(filepath.Ext(path))]
+	if !ok {
+		loader = api.LoaderDefault
+	}
+	return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 }
 
 // inFolder reports whether path, with its symbolic links resolved, is
@@ -523,7 +554,7 @@ func pinnedPlugin(pins map[string]string) api.Plugin {
 				if err != nil {
 					return api.OnLoadResult{}, err
 				}
-				src := string(data)
+				src := strings.TrimPrefix(string(data), bom)
 				return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 			})
 		},
