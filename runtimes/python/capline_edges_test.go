@@ -48,6 +48,15 @@ class A:
     def u(self, p):
         return 1
 `, "caps.py:9: tool u capability_required: capability \"Bad(\""},
+		{"id", `from aios_sdk import Agent, tool
+
+x = 1
+@Agent(id="Org T Caps")
+class A:
+    @tool(name="t")
+    def t(self, p):
+        return 1
+`, "caps.py:4: @Agent(id=...) or provider(id=...): "},
 	} {
 		for _, wire := range []string{"msgpack", "json"} {
 			t.Run(c.name+"/"+wire, func(t *testing.T) {

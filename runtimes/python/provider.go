@@ -246,17 +246,17 @@ func (p *Provider) checkRegister(reg *abi.ToolRegister, src abi.Source, lines re
 	// The file's own id and capabilities come from @Agent(...) or
 	// provider(...); the errors named @Agent alone, also to a file that
 	// wrote provider(...).
-	idFrom := "@Agent(id=...) or provider(id=...)"
+	idFrom, idAt := "@Agent(id=...) or provider(id=...)", at(lines.Provider)
 	if src.ProviderID != "" {
 		reg.Provider.ID = src.ProviderID
-		idFrom = "the provider id of its card"
+		idFrom, idAt = "the provider id of its card", p.path
 	}
 	if reg.Provider.ID == "" {
 		reg.Provider.ID = src.LocalID()
-		idFrom = "the provider id made from its file name (give one with @Agent(id=...) or provider(id=...))"
+		idFrom, idAt = "the provider id made from its file name (give one with @Agent(id=...) or provider(id=...))", p.path
 	}
 	if err := abi.ValidateProviderID(reg.Provider.ID); err != nil {
-		return fmt.Errorf("%s: %s: %v", p.path, idFrom, err)
+		return fmt.Errorf("%s: %s: %v", idAt, idFrom, err)
 	}
 	reg.Provider.Runtime = abi.RuntimePython
 	for _, c := range reg.Provider.Capabilities {

@@ -781,7 +781,7 @@ func TestProviderOptionErrorsNameBothForms(t *testing.T) {
 	h := newHost(t, newRuntime(t, nil))
 	for _, tc := range []struct{ name, src, want string }{
 		{"badid.py", "from aios_sdk import tool, provider\n\nprovider(id='Bad Id!')\n\n@tool(name='a')\ndef a(params):\n    return 1\n",
-			`badid.py: @Agent(id=...) or provider(id=...): invalid provider id "Bad Id!"`},
+			`badid.py:3: @Agent(id=...) or provider(id=...): invalid provider id "Bad Id!"`},
 		{"badcaps.py", "from aios_sdk import tool, provider\n\nprovider(capabilities=['ReadSpace(docs'])\n\n@tool(name='b')\ndef b(params):\n    return 1\n",
 			`badcaps.py:3: @Agent(capabilities=...) or provider(capabilities=...): capability "ReadSpace(docs": missing closing parenthesis`},
 	} {
