@@ -294,6 +294,11 @@ func (s *session) post(w *worker, j job) {
 
 func (p *Provider) newWorker() (*worker, error) {
 	vm := goja.New()
+	// goja's constructor of Go errors: not an ECMAScript built-in, not
+	// in QuickJS-ng, not one of the globals docs/js.md lists.
+	if err := vm.GlobalObject().Delete("GoError"); err != nil {
+		return nil, fmt.Errorf("removing goja's GoError global: %w", err)
+	}
 	vm.SetMaxCallStackSize(p.rt.opts.MaxCallStackSize)
 	w := &worker{
 		p:      p,
