@@ -29,9 +29,20 @@ func (o *GuestOutput) Written() bool { return o.n > 0 }
 func (o *GuestOutput) Full() bool { return o.n >= MaxGuestOutput }
 
 // Write takes b (copied) written to stdout or stderr and logs each line it
-// completes.
+// completes. A stream whose level log filters out (stdout under a host
+// log level of warn) is dropped uncharged: never shown, its bytes spent
+// the budget of the lines that are, and stderr's warning after 64 KiB of
+// stdout was dropped, where a core WASM module's is logged
+// (TestGuestOutputFilteredNotCharged).
 func (o *GuestOutput) Write(ctx context.Context, log *slog.Logger, stderr bool, b []byte) {
 	if o.Full() {
+		return
+	}
+	level := slog.LevelInfo
+	if stderr {
+		level = slog.LevelWarn
+	}
+	if !log.Enabled(ctx, level) {
 		return
 	}
 	if room := MaxGuestOutput - o.n; len(b) > room {
@@ -86,8 +97,14 @@ const (
 // MaxLogMessageBytes is cut at a character boundary (cutting at the byte
 // left half a character, which the log handler turned into U+FFFD) and
 // ends with "…"; the messages past MaxLogMessages are dropped, with one
-// warning saying so.
+// warning saying so. A message at a level log filters out is not
+// counted: never shown, it must not spend the budget of those that are
+// (it did, and a warning after 1,000 filtered debug lines was dropped,
+// where JS, WASM and Python log it: TestGuestLogFilteredNotCounted).
 func GuestLog(ctx context.Context, log *slog.Logger, logged *int, level slog.Level, msg string) {
+	if !log.Enabled(ctx, level) {
+		return
+	}
 	*logged++
 	if *logged > MaxLogMessages {
 		if *logged == MaxLogMessages+1 {
