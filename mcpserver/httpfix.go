@@ -188,7 +188,7 @@ func parsePOST(body []byte) *postBody {
 			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
 		}
 		if w.Method != "" {
-			if why := idProblem(&jsonrpc.Request{Method: w.Method}, raw); why != "" {
+			if why := idProblem(&jsonrpc.Request{Method: w.Method, Params: w.Params}, raw); why != "" {
 				return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch, badID: idOf(raw)}
 			}
 		}

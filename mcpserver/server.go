@@ -734,11 +734,15 @@ func metaParent(meta mcpsdk.Meta) (string, *abi.ToolError) {
 }
 
 // metaWhole is a _meta value that is a whole number (a JSON number
-// without a fraction, within ±2^63).
+// without a fraction, from −2^63 to 2^63−1). The go-sdk reads
+// 9223372036854775807 as the float 2^63: that is 2^63−1.
 func metaWhole(v any) (int64, bool) {
 	switch n := v.(type) {
 	case float64:
-		if n == math.Trunc(n) && n >= math.MinInt64 && n < math.MaxInt64 {
+		if n == math.Trunc(n) && n >= math.MinInt64 && n <= math.MaxInt64 {
+			if n == math.MaxInt64 { // 2^63 as a float64
+				return math.MaxInt64, true
+			}
 			return int64(n), true
 		}
 	case json.Number:
@@ -749,9 +753,12 @@ func metaWhole(v any) (int64, bool) {
 	return 0, false
 }
 
-// metaText is a _meta value as JSON, cut for an error message.
+// metaText is a _meta value as JSON, cut for an error message. A whole
+// float from 2^53 up is written in exponent form (abi.ForJSON), as the
+// go-sdk read it: 18446744073709551615 was quoted as 18446744073709552000,
+// an integer the client did not send.
 func metaText(v any) string {
-	b, _ := json.Marshal(v)
+	b, _ := json.Marshal(abi.ForJSON(v))
 	return wire.CutText(string(b), 64, "")
 }
 
@@ -860,7 +867,7 @@ func (s *Server) handler(name, version string, structured, bridged bool) mcpsdk.
 		if ms, ok := metaWhole(req.Params.Meta[MetaTimeoutMS]); ok && ms > 0 {
 			call.Deadline = received.Add(time.Duration(min(ms, int64(math.MaxInt64/time.Millisecond))) * time.Millisecond)
 		} else if _, given := req.Params.Meta[MetaTimeoutMS]; given {
-			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds above 0, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
+			return errorResult(abi.Errorf(abi.InvalidParams, "_meta[%q] must be a whole number of milliseconds from 1 to 9223372036854775807, got %s", MetaTimeoutMS, metaText(req.Params.Meta[MetaTimeoutMS]))), nil
 		}
 		if call.ParentID, terr = metaParent(req.Params.Meta); terr != nil {
 			return errorResult(terr), nil

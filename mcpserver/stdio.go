@@ -505,8 +505,17 @@ const maxExactID = 1 << 53
 // client could take the answer for another of its requests — and it takes
 // a request with id null for a notification, which is never answered.
 func idProblem(msg jsonrpc.Message, raw []byte) string {
-	if _, ok := msg.(*jsonrpc.Request); !ok {
+	if p := memberProblem(raw, envelopeMembers); p != "" {
+		return p
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
 		return ""
+	}
+	if req.Method == "tools/call" {
+		if p := memberProblem(req.Params, callMembers); p != "" {
+			return "params: " + p
+		}
 	}
 	if id := bytes.TrimSpace(idOf(raw)); string(id) == "null" {
 		return "id must not be null (MCP: a string or an integer)"
