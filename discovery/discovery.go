@@ -238,6 +238,12 @@ type Discovery struct {
 	// file they resolve to (treeMu): a change of that file, when it is in
 	// a watched folder, is the link's too (linksTo).
 	fileLinks map[string]string
+	// dangling are the symlinks at the top of a root that lead nowhere
+	// (treeMu): a link to a folder outside the roots whose folder was
+	// removed, or not made yet (current -> /opt/app/releases/v3 before
+	// v3 is unpacked). No watch sees their target come, so checkRoots
+	// looks at them (TestLinkedFolderTargetBack).
+	dangling map[string]bool
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -760,6 +766,7 @@ func (d *Discovery) eventLoop() {
 			return
 		case <-roots.C:
 			d.checkRoots()
+			d.checkDangling()
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
@@ -997,7 +1004,10 @@ func (d *Discovery) aliases(path string) []string {
 // (and to which), or no longer one.
 func (d *Discovery) trackLink(p string) {
 	target := ""
+	dangling := false
 	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		_, serr := os.Stat(p)
+		dangling = serr != nil
 		if t, err := filepath.EvalSymlinks(p); err == nil {
 			if st, err := os.Stat(t); err == nil && !st.IsDir() {
 				target = t
@@ -1017,6 +1027,14 @@ func (d *Discovery) trackLink(p string) {
 	}
 	d.treeMu.Lock()
 	defer d.treeMu.Unlock()
+	if dangling {
+		if d.dangling == nil {
+			d.dangling = map[string]bool{}
+		}
+		d.dangling[p] = true
+	} else {
+		delete(d.dangling, p)
+	}
 	if target == "" {
 		delete(d.fileLinks, p)
 		return
@@ -1277,6 +1295,40 @@ func (d *Discovery) checkRoots() {
 			d.mu.Unlock()
 			d.log.Warn("plugin folder is gone; its providers are removed, and it is watched for when it comes back", "dir", r)
 			d.scheduleRoot(r)
+		}
+	}
+}
+
+// checkDangling looks at the symlinks at the top of a root that led
+// nowhere: one whose target is there again (a linked folder outside the
+// roots removed and installed again, or made after its link) is watched
+// and its unit loaded. Before, its provider was removed when the folder
+// went and not loaded again when it came back, until a refresh or a
+// restart, since no watch sees a folder outside the roots come.
+func (d *Discovery) checkDangling() {
+	d.treeMu.Lock()
+	links := make([]string, 0, len(d.dangling))
+	for p := range d.dangling {
+		links = append(links, p)
+	}
+	d.treeMu.Unlock()
+	for _, p := range links {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			d.treeMu.Lock()
+			delete(d.dangling, p) // gone or replaced: its own events said so
+			d.treeMu.Unlock()
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		d.trackLink(p)
+		if st.IsDir() && !skipCodeDir(filepath.Base(p)) && !d.holdsRoot(p) {
+			d.watchTree(p)
+		}
+		if unit, ok := d.unitOf(p); ok {
+			d.schedule(unit)
 		}
 	}
 }
@@ -2526,6 +2578,7 @@ func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		if _, lerr := os.Lstat(unit); lerr == nil {
 			d.note(slog.LevelWarn, unit, "dangling", "file skipped: a symlink to nothing", "file", unit)
+			d.trackLink(unit) // looked at until its target comes (checkDangling)
 		}
 		return nil, nil
 	}
