@@ -244,6 +244,14 @@ type Discovery struct {
 	// v3 is unpacked). No watch sees their target come, so checkRoots
 	// looks at them (TestLinkedFolderTargetBack).
 	dangling map[string]bool
+	// linkDirs are the symlinks to folders that watchTree entered (a
+	// provider folder plugins/app -> /opt/app, a lib -> ../shared in
+	// one), each with the folder it led to then (treeMu). The kernel
+	// ends a watch with its folder, and says nothing under the link's
+	// name when the link's folder is removed: checkDangling watches the
+	// folder such a link leads to again when it is another one
+	// (TestNestedLinkedFolderBack).
+	linkDirs map[string]os.FileInfo
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -939,7 +947,17 @@ func (d *Discovery) watchTree(dir string) {
 			path = p
 		}
 		if d.watchAdd(name) == nil {
+			var linked os.FileInfo
+			if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				linked, _ = os.Stat(name)
+			}
 			d.treeMu.Lock()
+			if linked != nil {
+				if d.linkDirs == nil {
+					d.linkDirs = map[string]os.FileInfo{}
+				}
+				d.linkDirs[name] = linked
+			}
 			if d.treeReal == nil {
 				d.treeReal, d.realNames = map[string]string{}, map[string][]string{}
 			}
@@ -1327,6 +1345,53 @@ func (d *Discovery) checkDangling() {
 		if st.IsDir() && !skipCodeDir(filepath.Base(p)) && !d.holdsRoot(p) {
 			d.watchTree(p)
 		}
+		if unit, ok := d.unitOf(p); ok {
+			d.schedule(unit)
+		}
+	}
+	// The links to folders watched: one whose folder was removed and
+	// made again (a reinstall of /opt/app, a checkout of ../shared) has
+	// lost its watch; the new folder is watched and its unit reloaded.
+	d.treeMu.Lock()
+	dirs := make(map[string]os.FileInfo, len(d.linkDirs))
+	for p, st := range d.linkDirs {
+		dirs[p] = st
+	}
+	d.treeMu.Unlock()
+	if len(dirs) == 0 {
+		return
+	}
+	// A folder removed and made again may have the same inode number:
+	// that its watch is gone (fsnotify drops it at the folder's end)
+	// says it too.
+	watched := map[string]bool{}
+	for _, w := range d.watcher.WatchList() {
+		watched[w] = true
+	}
+	for p, was := range dirs {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			d.treeMu.Lock()
+			delete(d.linkDirs, p)
+			d.treeMu.Unlock()
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		d.treeMu.Lock()
+		alive := watched[p]
+		for _, n := range d.realNames[d.treeReal[p]] {
+			alive = alive || watched[n]
+		}
+		d.treeMu.Unlock()
+		if alive && os.SameFile(st, was) {
+			continue
+		}
+		d.treeMu.Lock()
+		delete(d.linkDirs, p) // watchTree notes it again
+		d.treeMu.Unlock()
+		d.watchTree(p)
 		if unit, ok := d.unitOf(p); ok {
 			d.schedule(unit)
 		}

@@ -49,3 +49,39 @@ func TestLinkedFolderTargetBack(t *testing.T) {
 	testutil.Eventually(t, "the folder made after its link served", served("org.test.v", "v3"))
 	testutil.Eventually(t, "no error kept", func() bool { return len(env.d.Errors()) == 0 })
 }
+
+// TestNestedLinkedFolderBack: a provider folder's subfolder that is a
+// symlink to shared code (p/lib -> /src/shared, a monorepo's) lost its
+// watch when that folder was removed and made again (a checkout, a
+// reinstall): the kernel ends a watch with its folder and says nothing
+// under the link's name, so the new folder's edits never reloaded the
+// provider until a refresh or a restart. Now the folder a watched link
+// leads to is looked at every 2 s and, when it is another one, watched
+// and its unit reloaded.
+func TestNestedLinkedFolderBack(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "shared")
+	writeFile(t, filepath.Join(shared, "util.js"), "one\n")
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p1"}})
+		if err := os.Symlink(shared, filepath.Join(dir, "p", "lib")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	before := env.load.loads.Load()
+	writeFile(t, filepath.Join(shared, "util.js"), "two\n")
+	testutil.Eventually(t, "p reloaded for an edit in lib", func() bool { return env.load.loads.Load() > before })
+	before = env.load.loads.Load()
+	if err := os.RemoveAll(shared); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "p reloaded without lib", func() bool { return env.load.loads.Load() > before })
+	before = env.load.loads.Load()
+	writeFile(t, filepath.Join(shared, "util.js"), "three\n")
+	testutil.Eventually(t, "p reloaded with lib made again", func() bool { return env.load.loads.Load() > before })
+	before = env.load.loads.Load()
+	writeFile(t, filepath.Join(shared, "util.js"), "four\n")
+	testutil.Eventually(t, "p reloaded for an edit in the new lib", func() bool { return env.load.loads.Load() > before })
+	if len(env.d.Errors()) != 0 {
+		t.Errorf("errors kept: %v", env.d.Errors())
+	}
+}
