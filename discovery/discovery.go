@@ -238,6 +238,20 @@ type Discovery struct {
 	// file they resolve to (treeMu): a change of that file, when it is in
 	// a watched folder, is the link's too (linksTo).
 	fileLinks map[string]string
+	// dangling are the symlinks at the top of a root that lead nowhere
+	// (treeMu): a link to a folder outside the roots whose folder was
+	// removed, or not made yet (current -> /opt/app/releases/v3 before
+	// v3 is unpacked). No watch sees their target come, so checkRoots
+	// looks at them (TestLinkedFolderTargetBack).
+	dangling map[string]bool
+	// linkDirs are the symlinks to folders that watchTree entered (a
+	// provider folder plugins/app -> /opt/app, a lib -> ../shared in
+	// one), each with the folder it led to then (treeMu). The kernel
+	// ends a watch with its folder, and says nothing under the link's
+	// name when the link's folder is removed: checkDangling watches the
+	// folder such a link leads to again when it is another one
+	// (TestNestedLinkedFolderBack).
+	linkDirs map[string]os.FileInfo
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -760,6 +774,7 @@ func (d *Discovery) eventLoop() {
 			return
 		case <-roots.C:
 			d.checkRoots()
+			d.checkDangling()
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
@@ -932,7 +947,17 @@ func (d *Discovery) watchTree(dir string) {
 			path = p
 		}
 		if d.watchAdd(name) == nil {
+			var linked os.FileInfo
+			if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				linked, _ = os.Stat(name)
+			}
 			d.treeMu.Lock()
+			if linked != nil {
+				if d.linkDirs == nil {
+					d.linkDirs = map[string]os.FileInfo{}
+				}
+				d.linkDirs[name] = linked
+			}
 			if d.treeReal == nil {
 				d.treeReal, d.realNames = map[string]string{}, map[string][]string{}
 			}
@@ -997,7 +1022,10 @@ func (d *Discovery) aliases(path string) []string {
 // (and to which), or no longer one.
 func (d *Discovery) trackLink(p string) {
 	target := ""
+	dangling := false
 	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		_, serr := os.Stat(p)
+		dangling = serr != nil
 		if t, err := filepath.EvalSymlinks(p); err == nil {
 			if st, err := os.Stat(t); err == nil && !st.IsDir() {
 				target = t
@@ -1017,6 +1045,14 @@ func (d *Discovery) trackLink(p string) {
 	}
 	d.treeMu.Lock()
 	defer d.treeMu.Unlock()
+	if dangling {
+		if d.dangling == nil {
+			d.dangling = map[string]bool{}
+		}
+		d.dangling[p] = true
+	} else {
+		delete(d.dangling, p)
+	}
 	if target == "" {
 		delete(d.fileLinks, p)
 		return
@@ -1277,6 +1313,87 @@ func (d *Discovery) checkRoots() {
 			d.mu.Unlock()
 			d.log.Warn("plugin folder is gone; its providers are removed, and it is watched for when it comes back", "dir", r)
 			d.scheduleRoot(r)
+		}
+	}
+}
+
+// checkDangling looks at the symlinks at the top of a root that led
+// nowhere: one whose target is there again (a linked folder outside the
+// roots removed and installed again, or made after its link) is watched
+// and its unit loaded. Before, its provider was removed when the folder
+// went and not loaded again when it came back, until a refresh or a
+// restart, since no watch sees a folder outside the roots come.
+func (d *Discovery) checkDangling() {
+	d.treeMu.Lock()
+	links := make([]string, 0, len(d.dangling))
+	for p := range d.dangling {
+		links = append(links, p)
+	}
+	d.treeMu.Unlock()
+	for _, p := range links {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			d.treeMu.Lock()
+			delete(d.dangling, p) // gone or replaced: its own events said so
+			d.treeMu.Unlock()
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		d.trackLink(p)
+		if st.IsDir() && !skipCodeDir(filepath.Base(p)) && !d.holdsRoot(p) {
+			d.watchTree(p)
+		}
+		if unit, ok := d.unitOf(p); ok {
+			d.schedule(unit)
+		}
+	}
+	// The links to folders watched: one whose folder was removed and
+	// made again (a reinstall of /opt/app, a checkout of ../shared) has
+	// lost its watch; the new folder is watched and its unit reloaded.
+	d.treeMu.Lock()
+	dirs := make(map[string]os.FileInfo, len(d.linkDirs))
+	for p, st := range d.linkDirs {
+		dirs[p] = st
+	}
+	d.treeMu.Unlock()
+	if len(dirs) == 0 {
+		return
+	}
+	// A folder removed and made again may have the same inode number:
+	// that its watch is gone (fsnotify drops it at the folder's end)
+	// says it too.
+	watched := map[string]bool{}
+	for _, w := range d.watcher.WatchList() {
+		watched[w] = true
+	}
+	for p, was := range dirs {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			d.treeMu.Lock()
+			delete(d.linkDirs, p)
+			d.treeMu.Unlock()
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		d.treeMu.Lock()
+		alive := watched[p]
+		for _, n := range d.realNames[d.treeReal[p]] {
+			alive = alive || watched[n]
+		}
+		d.treeMu.Unlock()
+		if alive && os.SameFile(st, was) {
+			continue
+		}
+		d.treeMu.Lock()
+		delete(d.linkDirs, p) // watchTree notes it again
+		d.treeMu.Unlock()
+		d.watchTree(p)
+		if unit, ok := d.unitOf(p); ok {
+			d.schedule(unit)
 		}
 	}
 }
@@ -2526,6 +2643,7 @@ func (d *Discovery) loadUnit(ctx context.Context, unit string, old *candidate) (
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		if _, lerr := os.Lstat(unit); lerr == nil {
 			d.note(slog.LevelWarn, unit, "dangling", "file skipped: a symlink to nothing", "file", unit)
+			d.trackLink(unit) // looked at until its target comes (checkDangling)
 		}
 		return nil, nil
 	}

@@ -78,11 +78,14 @@ func watchConfigFile(ctx context.Context, path string, flags runFlags, started [
 		if lastStat != nil && os.SameFile(st, lastStat) && st.Size() == lastStat.Size() && st.ModTime().Equal(lastStat.ModTime()) {
 			continue
 		}
-		lastStat = st
-		data, err := readConfigFile(path)
+		data, err := readConfigNow(path)
 		if err != nil {
-			continue // not readable now: looked at again at the next tick
+			// Not readable now: looked at again at the next tick (its
+			// stat not noted, or a chmod that makes it readable, which
+			// changes neither size nor time, would go unseen).
+			continue
 		}
+		lastStat = st
 		wasGone := gone
 		gone = false
 		if bytes.Equal(data, last) {
@@ -200,6 +203,10 @@ func (f runFlags) replacedKeys() []flagKey {
 	}
 	return keys
 }
+
+// readConfigNow reads the config file for watchConfigFile: readConfigFile
+// (tests make it fail).
+var readConfigNow = readConfigFile
 
 // configAtStart is the content of the --config file path as run starts,
 // before it loads it, for watchConfigFile; nil for no file or one that is
