@@ -308,7 +308,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	}
 
 	// 3. rate limits: caller, tool, global
-	if terr = h.checkRate(start, callerLim, f.caller, entry); terr != nil {
+	if terr = h.checkRate(rateNow(), callerLim, f.caller, entry); terr != nil {
 		goto done
 	}
 
@@ -651,8 +651,11 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested *fra
 // refused call spends no token anywhere. With e nil (a read outside any
 // tool, ReadSpaceAs) only the caller's and the global limit apply.
 //
-// All limiters are asked at the call's start time, which saves a clock
-// read per limiter.
+// All limiters are asked at now, one clock reading for all of them: the
+// time of the check (rateNow), not the call's start, which the lookup and
+// the capability checks came between. A limiter asked at a time older
+// than the calls it let through meanwhile reads it as a bucket drawn on
+// in the future, and refused a call of a full bucket (TestRateJudgedAtTheCheck).
 func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller string, e *registry.Entry) *abi.ToolError {
 	var taken [3]*ratelimit.Limiter
 	n := 0
@@ -698,6 +701,9 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 	}
 	return nil
 }
+
+// rateNow is the clock of the rate checks (a variable for the tests).
+var rateNow = time.Now
 
 // rateError is the RateLimited error of a refused call: retry is the time
 // until the refusing bucket l holds a token again (at least 1ms is said).

@@ -163,7 +163,7 @@ func (h *Host) ReadSpaceAsChecked(ctx context.Context, agent, spaceName, id stri
 		}
 		return
 	}
-	if terr = h.checkRate(start, h.pol.agents[agent].lim, agent, nil); terr != nil {
+	if terr = h.checkRate(rateNow(), h.pol.agents[agent].lim, agent, nil); terr != nil {
 		// Which read was refused, as a refused call names its tool
 		// (it said only the caller's limit: found by p141).
 		terr.Message = "read of object " + id + " in space " + spaceName + ": " + terr.Message
