@@ -714,6 +714,11 @@ func (f *frame) export(d *binary.Def) error {
 			wf = *t.fn
 		}
 		wf.Name = e.Name
+		if !f.nested {
+			if why := unnamedIn(&wf); why != "" {
+				return f.fail(d, "export %q: %s is neither imported nor exported by name before it (the Component Model requires an exported function's records, variants, enums and flags to be; wasmtime refuses such a component: \"func not valid to be used as export\")", e.Name, why)
+			}
+		}
 		fn.wf = &wf
 		f.funcs = append(f.funcs, &fn)
 		v = &fn
@@ -762,6 +767,48 @@ func (f *frame) export(d *binary.Def) error {
 		}
 	}
 	return nil
+}
+
+// unnamedIn names the first record, variant, enum or flags type in f's
+// parameters or result that has no name (it was never imported or exported
+// as a type), "" when there is none. wasmparser refuses to export such a
+// function (its type_named_valtype), so wasmtime did not load a component
+// that wazero ran. A named type's own parts were checked when it was named.
+func unnamedIn(f *wit.Func) string {
+	// Types share parts (a doubling chain of tuples is 2^64 parts in a
+	// few hundred bytes): each part is walked once.
+	seen := map[*wit.Type]bool{}
+	var walk func(t *wit.Type, depth int) bool
+	walk = func(t *wit.Type, depth int) bool {
+		if t == nil || depth > 10_000 || seen[t] {
+			return true
+		}
+		seen[t] = true
+		switch t.Kind {
+		case wit.KindRecord, wit.KindVariant, wit.KindEnum, wit.KindFlags:
+			return t.Name != ""
+		case wit.KindList, wit.KindOption:
+			return walk(t.Elem, depth+1)
+		case wit.KindResult:
+			return walk(t.Ok, depth+1) && walk(t.Err, depth+1)
+		case wit.KindTuple:
+			for _, e := range t.Tuple {
+				if !walk(e, depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, p := range f.Params {
+		if !walk(p.Type, 0) {
+			return fmt.Sprintf("the type of parameter %s (%s)", p.Name, shortType(p.Type))
+		}
+	}
+	if !walk(f.Result, 0) {
+		return fmt.Sprintf("its result type (%s)", shortType(f.Result))
+	}
+	return ""
 }
 
 // funcMismatch says how the type ascribed to an exported function differs
