@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/aios-host/aios-host/internal/jsonmember"
 	"github.com/aios-host/aios-host/internal/wire"
 )
 
@@ -505,7 +506,7 @@ const maxExactID = 1 << 53
 // client could take the answer for another of its requests — and it takes
 // a request with id null for a notification, which is never answered.
 func idProblem(msg jsonrpc.Message, raw []byte) string {
-	if p := memberProblem(raw, envelopeMembers); p != "" {
+	if p := jsonmember.Problem(raw, envelopeMembers, "member"); p != "" {
 		return p
 	}
 	req, ok := msg.(*jsonrpc.Request)
@@ -513,7 +514,7 @@ func idProblem(msg jsonrpc.Message, raw []byte) string {
 		return ""
 	}
 	if req.Method == "tools/call" {
-		if p := memberProblem(req.Params, callMembers); p != "" {
+		if p := jsonmember.Problem(req.Params, callMembers, "member"); p != "" {
 			return "params: " + p
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/editdist"
+	"github.com/aios-host/aios-host/internal/jsonmember"
 	"github.com/aios-host/aios-host/registry"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 	"golang.org/x/text/unicode/norm"
@@ -1277,7 +1278,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
 		// or in another case, which encoding/json takes (the last, or
 		// PROTOCOL_VERSION for it): the check of the first "9" was passed
 		// by a second "0.3.0".
-		if msg := memberProblem(pr, paramNames(&p)); msg != "" {
+		if msg := jsonmember.Problem(pr, paramNames(&p), "field"); msg != "" {
 			return nil, jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
 		}
 		if err := json.Unmarshal(pr, &p); err != nil {

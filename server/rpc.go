@@ -19,6 +19,7 @@ import (
 	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/host"
 	"github.com/aios-host/aios-host/internal/editdist"
+	"github.com/aios-host/aios-host/internal/jsonmember"
 	"github.com/aios-host/aios-host/internal/wire"
 	"github.com/aios-host/aios-host/server/jsonrpc"
 )
@@ -365,7 +366,7 @@ func parseError(body []byte) *jsonrpc.Error {
 // nil.
 func clearID(raw json.RawMessage, m map[string]json.RawMessage) json.RawMessage {
 	id, ok := m["id"]
-	if !ok || !validID(id) || isResponse(m) || memberProblem(bytes.TrimSpace(raw), []string{"id"}) != "" {
+	if !ok || !validID(id) || isResponse(m) || jsonmember.Problem(bytes.TrimSpace(raw), []string{"id"}, "field") != "" {
 		return nil
 	}
 	return id
@@ -478,7 +479,7 @@ func (s *Server) handleDecoded(ctx context.Context, sess *session, raw json.RawM
 	// A member twice, or one of these in another case ("ID", taken for
 	// none: the request would be a notification, answered by nothing),
 	// leaves what the client meant unknown.
-	if msg := memberProblem(bytes.TrimSpace(raw), requestMembers); msg != "" {
+	if msg := jsonmember.Problem(bytes.TrimSpace(raw), requestMembers, "field"); msg != "" {
 		// Answered with its id when that is not in doubt (given once,
 		// in its case, in a request): a "pArAms" or "method" given twice
 		// was answered with id null, which the client could match to
@@ -592,7 +593,7 @@ func decodeParams(params json.RawMessage, dst any) *jsonrpc.Error {
 		}
 		in = mended
 	}
-	if msg := memberProblem(p, paramNames(dst)); msg != "" {
+	if msg := jsonmember.Problem(p, paramNames(dst), "field"); msg != "" {
 		return jsonrpc.Protocol(jsonrpc.CodeInvalidParams, "invalid params: %s", msg)
 	}
 	return nil
@@ -822,75 +823,6 @@ func structNames(t reflect.Type) []string {
 		names = append(names, tag)
 	}
 	return names
-}
-
-// memberProblem says what is wrong with the top-level member names of the
-// JSON object p that encoding/json lets pass: a name that is none of
-// names but equals one ignoring case ("ADAPTER_ID"), which it takes for
-// that member, and a name given twice; either way {"name": "a", "NAME":
-// "b"} was read as whichever came last. "" when there is none. p is valid
-// JSON (the message was checked whole); nested values (a tool's
-// arguments) are not looked into, and nothing is copied but the names.
-func memberProblem(p []byte, names []string) string {
-	var seen uint64 // names[k] seen: bit k (a request or params struct has fewer than 64 members)
-	depth := 0
-	expectKey := false
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; c {
-		case '{', '[':
-			depth++
-			expectKey = depth == 1 && c == '{'
-		case '}', ']':
-			depth--
-		case ',':
-			expectKey = depth == 1
-		case '"':
-			j := i + 1
-			for j < len(p) && p[j] != '"' {
-				if p[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if expectKey {
-				if msg := checkMember(p[i:j+1], names, &seen); msg != "" {
-					return msg
-				}
-				expectKey = false
-			}
-			i = j
-		}
-	}
-	return ""
-}
-
-// checkMember is memberProblem's look at one member name, quoted as in
-// the JSON text; it allocates nothing for a name without escapes.
-func checkMember(quoted []byte, names []string, seen *uint64) string {
-	raw := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		var key string
-		if json.Unmarshal(quoted, &key) == nil {
-			raw = []byte(key)
-		}
-	}
-	for k, n := range names {
-		if string(raw) == n {
-			if k < 64 && *seen&(1<<k) != 0 {
-				return fmt.Sprintf("member %q is given twice", n)
-			}
-			if k < 64 {
-				*seen |= 1 << k
-			}
-			return ""
-		}
-	}
-	for _, n := range names {
-		if bytes.EqualFold([]byte(n), raw) {
-			return fmt.Sprintf("unknown field %q (member names are case-sensitive: did you mean %q?)", raw, n)
-		}
-	}
-	return ""
 }
 
 // memberAliases are other specs' names of members the methods take: seed
