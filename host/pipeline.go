@@ -647,7 +647,7 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested *fra
 
 // checkRate applies the caller's, the tool's, the provider's and the
 // global limit, in that order. A call refused by a later limiter gets back
-// the tokens the earlier ones gave it (ratelimit.Limiter.Refund), so a
+// the tokens the earlier ones gave it (ratelimit.Limiter.RefundLate), so a
 // refused call spends no token anywhere. With e nil (a read outside any
 // tool, ReadSpaceAs) only the caller's and the global limit apply.
 //
@@ -660,8 +660,19 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 	var taken [3]*ratelimit.Limiter
 	n := 0
 	refuse := func(retry time.Duration, who string, l *ratelimit.Limiter) *abi.ToolError {
-		for _, t := range taken[:n] {
-			t.Refund()
+		if n > 0 {
+			if rateRefusePause != nil {
+				rateRefusePause()
+			}
+			// Given back as of now, not of the check: a refund
+			// long after the token was taken (this goroutine not
+			// scheduled for a while) gives nothing back, since the
+			// bucket may have filled by itself and lent that token
+			// again meanwhile (TestRateRefundAfterLongPauseLendsNothing).
+			later := rateNow()
+			for _, t := range taken[:n] {
+				t.RefundLate(now, later)
+			}
 		}
 		te := rateError(retry, who, l)
 		if e != nil && who != "tool "+e.Def.Name {
@@ -704,6 +715,11 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 
 // rateNow is the clock of the rate checks (a variable for the tests).
 var rateNow = time.Now
+
+// rateRefusePause, set by tests, runs in checkRate between a limiter's
+// refusal and the refunds of the tokens taken before it: a goroutine
+// paused there.
+var rateRefusePause func()
 
 // rateError is the RateLimited error of a refused call: retry is the time
 // until the refusing bucket l holds a token again (at least 1ms is said).
