@@ -226,7 +226,11 @@ func (s *Server) MCP() *mcpsdk.Server { return s.mcp }
 //
 // When ctx ends (aios-host mcp on SIGINT/SIGTERM) the calls in flight are
 // cancelled: the go-sdk closes the session only once its requests have
-// finished, and gives them contexts that ctx's end does not reach.
+// finished, and gives them contexts that ctx's end does not reach. On a
+// stdio transport (Stdio) their answers ("the host is shutting down") are
+// written before the session ends, waited for at most postsGrace (a client
+// that stopped reading gets none): the go-sdk, told of ctx's end, closed
+// the session first and dropped them.
 //
 // Run after Close, with a nil t, or of a zero Server (not made with New)
 // returns an error at once.
@@ -246,7 +250,23 @@ func (s *Server) Run(ctx context.Context, t mcpsdk.Transport) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return s.mcp.Run(context.WithValue(ctx, runCtxKey{}, ctx), t)
+	runCtx, endRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRun()
+	if st, ok := t.(*stdioTransport); ok {
+		defer context.AfterFunc(ctx, func() {
+			// The calls end now (runCtxKey); the session, once their
+			// answers are out.
+			st.st.waitAnswered(postsGrace, nil)
+			endRun()
+		})()
+	} else {
+		defer context.AfterFunc(ctx, endRun)()
+	}
+	err := s.mcp.Run(context.WithValue(runCtx, runCtxKey{}, ctx), t)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // runCtxKey carries Run's ctx into the request contexts (the go-sdk keeps
