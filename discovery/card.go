@@ -765,11 +765,22 @@ func (c *Card) validate() error {
 		}
 	}
 	if s := c.Signature; s != nil {
+		// A member left out is named as missing: one missing was told
+		// "key_id and value are required", and a missing algorithm
+		// `"" is not RS256, …` (TestSignatureMissingMemberNamed).
+		if s.Algorithm == "" {
+			return fail("signature.algorithm", "required, must not be empty (RS256, ES256, EdDSA or Ed25519)")
+		}
 		if !cardAlgorithms[s.Algorithm] {
 			return fail("signature.algorithm", "%q is not RS256, ES256, EdDSA or Ed25519", s.Algorithm)
 		}
-		if s.KeyID == "" || s.Value == "" {
+		switch {
+		case s.KeyID == "" && s.Value == "":
 			return fail("signature", "key_id and value are required")
+		case s.KeyID == "":
+			return fail("signature.key_id", "required, must not be empty")
+		case s.Value == "":
+			return fail("signature.value", "required, must not be empty")
 		}
 	}
 	return nil
