@@ -198,7 +198,11 @@ var permissionLevels = map[string]bool{abi.PermissionPublic: true, abi.Permissio
 
 var authSchemes = map[string]bool{"oauth2": true, "api_key": true, "bearer": true, "mtls": true}
 
-var cardAlgorithms = map[string]bool{"RS256": true, "ES256": true, "EdDSA": true}
+// "Ed25519" is RFC 9864's fully-specified name for EdDSA over Ed25519,
+// which trust.VerifyCard takes in the signature member as in the JWS
+// header (docs/trust.md); the card check refused it before the
+// signature was looked at (TestSignatureMemberEd25519).
+var cardAlgorithms = map[string]bool{"RS256": true, "ES256": true, "EdDSA": true, "Ed25519": true}
 
 // CardError is a validation error naming the card and the field.
 type CardError struct {
@@ -761,11 +765,22 @@ func (c *Card) validate() error {
 		}
 	}
 	if s := c.Signature; s != nil {
-		if !cardAlgorithms[s.Algorithm] {
-			return fail("signature.algorithm", "%q is not RS256, ES256 or EdDSA", s.Algorithm)
+		// A member left out is named as missing: one missing was told
+		// "key_id and value are required", and a missing algorithm
+		// `"" is not RS256, …` (TestSignatureMissingMemberNamed).
+		if s.Algorithm == "" {
+			return fail("signature.algorithm", "required, must not be empty (RS256, ES256, EdDSA or Ed25519)")
 		}
-		if s.KeyID == "" || s.Value == "" {
+		if !cardAlgorithms[s.Algorithm] {
+			return fail("signature.algorithm", "%q is not RS256, ES256, EdDSA or Ed25519", s.Algorithm)
+		}
+		switch {
+		case s.KeyID == "" && s.Value == "":
 			return fail("signature", "key_id and value are required")
+		case s.KeyID == "":
+			return fail("signature.key_id", "required, must not be empty")
+		case s.Value == "":
+			return fail("signature.value", "required, must not be empty")
 		}
 	}
 	return nil
