@@ -321,7 +321,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		in := parsePOST(body)
-		if in.refuse {
+		if in.refuse || in.code == jsonrpc.CodeParseError {
+			// (not one JSON text: the go-sdk reads the first value, an
+			// invalid UTF-8 byte or a lone surrogate as U+FFFD, and
+			// drops what follows it)
 			writeRPCError(w, http.StatusBadRequest, nil, in.code, in.err)
 			return
 		}
