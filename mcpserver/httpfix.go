@@ -185,7 +185,11 @@ func parsePOST(body []byte) *postBody {
 		}
 		id, err := jsonrpc.MakeID(w.ID)
 		if err != nil {
-			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
+			why := idTypeProblem(raw)
+			if why == "" {
+				why = err.Error()
+			}
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch}
 		}
 		if w.Method != "" {
 			if why := idProblem(&jsonrpc.Request{Method: w.Method, Params: w.Params}, raw); why != "" {
