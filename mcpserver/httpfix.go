@@ -315,6 +315,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxPOSTBody+1))
+		if b, ok := bytes.CutPrefix(body, utf8BOM); ok {
+			// A byte order mark before the JSON text (.NET's
+			// Encoding.UTF8) is ignored, as on stdio (RFC 8259 §8.1).
+			body = b
+			if r.ContentLength > 0 {
+				r.ContentLength -= int64(len(utf8BOM))
+			}
+		}
 		rest := r.Body
 		r.Body = struct {
 			io.Reader
