@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -146,10 +145,10 @@ func parsePOST(body []byte) *postBody {
 		msg, _ := wire.JSONSyntax(body)
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON: " + msg}
 	}
-	body = bytes.TrimSpace(body)
-	if !utf8.Valid(body) { // (as a stdio line: check)
-		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not valid UTF-8"}
+	if i := wire.InvalidUTF8(body); i >= 0 { // (as a stdio line: check)
+		return &postBody{code: jsonrpc.CodeParseError, err: fmt.Sprintf("parse error: the body is not valid UTF-8 (byte 0x%02x at offset %d)", body[i], i)}
 	}
+	body = bytes.TrimSpace(body)
 	if i := wire.LoneSurrogate(body); i >= 0 {
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: " + wire.LoneSurrogateMessage(body, i)}
 	}

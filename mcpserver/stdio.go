@@ -479,8 +479,8 @@ func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	// byte as U+FFFD, so {"a\xff":1,"a\xfe":2} would become one member
 	// name twice and a member would be lost without a word (as on the
 	// host's own socket, server/rpc.go).
-	if !utf8.Valid(line) {
-		return nil, jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8", nil
+	if i := wire.InvalidUTF8(line); i >= 0 {
+		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: the line is not valid UTF-8 (byte 0x%02x at offset %d)", line[i], i), nil
 	}
 	if i := wire.LoneSurrogate(line); i >= 0 {
 		return nil, jsonrpc.CodeParseError, "parse error: " + wire.LoneSurrogateMessage(line, i), nil
