@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -146,10 +145,10 @@ func parsePOST(body []byte) *postBody {
 		msg, _ := wire.JSONSyntax(body)
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not JSON: " + msg}
 	}
-	body = bytes.TrimSpace(body)
-	if !utf8.Valid(body) { // (as a stdio line: check)
-		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: the body is not valid UTF-8"}
+	if i := wire.InvalidUTF8(body); i >= 0 { // (as a stdio line: check)
+		return &postBody{code: jsonrpc.CodeParseError, err: fmt.Sprintf("parse error: the body is not valid UTF-8 (byte 0x%02x at offset %d)", body[i], i)}
 	}
+	body = bytes.TrimSpace(body)
 	if i := wire.LoneSurrogate(body); i >= 0 {
 		return &postBody{code: jsonrpc.CodeParseError, err: "parse error: " + wire.LoneSurrogateMessage(body, i)}
 	}
@@ -185,7 +184,11 @@ func parsePOST(body []byte) *postBody {
 		}
 		id, err := jsonrpc.MakeID(w.ID)
 		if err != nil {
-			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + err.Error(), batch: p.batch}
+			why := idTypeProblem(raw)
+			if why == "" {
+				why = err.Error()
+			}
+			return &postBody{code: jsonrpc.CodeInvalidRequest, err: "invalid request: " + why, batch: p.batch}
 		}
 		if w.Method != "" {
 			if why := idProblem(&jsonrpc.Request{Method: w.Method, Params: w.Params}, raw); why != "" {
@@ -311,6 +314,14 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxPOSTBody+1))
+		if b, ok := bytes.CutPrefix(body, utf8BOM); ok {
+			// A byte order mark before the JSON text (.NET's
+			// Encoding.UTF8) is ignored, as on stdio (RFC 8259 §8.1).
+			body = b
+			if r.ContentLength > 0 {
+				r.ContentLength -= int64(len(utf8BOM))
+			}
+		}
 		rest := r.Body
 		r.Body = struct {
 			io.Reader
@@ -321,7 +332,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 			return
 		}
 		in := parsePOST(body)
-		if in.refuse {
+		if in.refuse || in.code == jsonrpc.CodeParseError {
+			// (not one JSON text: the go-sdk reads the first value, an
+			// invalid UTF-8 byte or a lone surrogate as U+FFFD, and
+			// drops what follows it)
 			writeRPCError(w, http.StatusBadRequest, nil, in.code, in.err)
 			return
 		}

@@ -166,7 +166,7 @@ func TestListChangedFollowsRegistry(t *testing.T) {
 
 func waitFor(t *testing.T, changed <-chan struct{}, ok func() bool) {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(time.Minute)
 	for {
 		select {
 		case <-changed:

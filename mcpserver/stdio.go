@@ -479,8 +479,8 @@ func check(line []byte) (jsonrpc.Message, int64, string, json.RawMessage) {
 	// byte as U+FFFD, so {"a\xff":1,"a\xfe":2} would become one member
 	// name twice and a member would be lost without a word (as on the
 	// host's own socket, server/rpc.go).
-	if !utf8.Valid(line) {
-		return nil, jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8", nil
+	if i := wire.InvalidUTF8(line); i >= 0 {
+		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: the line is not valid UTF-8 (byte 0x%02x at offset %d)", line[i], i), nil
 	}
 	if i := wire.LoneSurrogate(line); i >= 0 {
 		return nil, jsonrpc.CodeParseError, "parse error: " + wire.LoneSurrogateMessage(line, i), nil
@@ -552,8 +552,32 @@ func decodeMessage(raw []byte) (jsonrpc.Message, error) {
 		if p := numberIDProblem(raw); p != "" {
 			return nil, errors.New(p)
 		}
+		if p := idTypeProblem(raw); p != "" {
+			return nil, errors.New(p)
+		}
 	}
 	return msg, err
+}
+
+// idTypeProblem says why raw's id, a boolean, array or object, is no MCP
+// id ("" when it is none of those): the go-sdk's error named a Go type
+// ("parse error: invalid ID type []interface {}").
+func idTypeProblem(raw []byte) string {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(raw, &probe) != nil {
+		return ""
+	}
+	id := bytes.TrimSpace(probe.ID)
+	if len(id) == 0 || (id[0] != 't' && id[0] != 'f' && id[0] != '[' && id[0] != '{') {
+		return ""
+	}
+	shown := string(id)
+	if len(shown) > 40 {
+		shown = shown[:30] + fmt.Sprintf("… (%d bytes)", len(shown))
+	}
+	return fmt.Sprintf("id must be a string or an integer (MCP), got %s", shown)
 }
 
 // idOf is the "id" member of a JSON object when it is a string or a

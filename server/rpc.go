@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -142,8 +141,8 @@ func (s *Server) handleMessage(ctx context.Context, sess *session, body []byte) 
 	// JSON text is UTF-8 (RFC 8259 §8.1); encoding/json accepts invalid
 	// bytes in strings, and an id echoed with them would make the answer
 	// itself unreadable to a strict client.
-	if !utf8.Valid(body) {
-		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8")))
+	if i := wire.InvalidUTF8(body); i >= 0 {
+		return mustMarshal(errorResponse(nil, jsonrpc.Protocol(jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8 (byte 0x%02x at offset %d)", body[i], i)))
 	}
 	// Nor is an escaped lone surrogate ("\ud800"): read as U+FFFD, it would
 	// be another string, and two member names would become one.
