@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/config"
@@ -582,6 +583,18 @@ func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.Comp
 		// No JSON form: it failed as "inference request: json:
 		// unsupported value: NaN", naming no option.
 		return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: temperature must be a finite number, got " + strconv.FormatFloat(*t, 'g', -1, 64)}
+	}
+	for i, s := range req.Stop {
+		// An empty sequence a backend reads as stopping at once (or
+		// refuses); one not UTF-8 JSON sends as U+FFFD, a sequence the
+		// tool did not give.
+		if s == "" || !utf8.ValidString(s) {
+			what := "is empty"
+			if s != "" {
+				what = "is not valid UTF-8"
+			}
+			return abi.CompleteResponse{}, &abi.ToolError{Code: abi.InvalidParams, Message: "inference: stop sequence " + strconv.Itoa(i) + " " + what}
+		}
 	}
 	if ctx == nil { // as CallTool: the call's own
 		ctx = &f.ctx

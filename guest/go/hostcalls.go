@@ -21,6 +21,9 @@ type CompleteRequest struct {
 	MaxTokens   int
 	Temperature *float64
 	Model       string
+	// Stop is where the backend ends its answer (chat-completions'
+	// "stop"): none when empty.
+	Stop []string
 }
 
 // Log levels for Log.
@@ -144,6 +147,13 @@ func (c *Call) Completion(r CompleteRequest) (Completion, error) {
 	}
 	if r.Temperature != nil {
 		req["temperature"] = *r.Temperature
+	}
+	if len(r.Stop) > 0 {
+		stop := make([]any, len(r.Stop))
+		for i, s := range r.Stop {
+			stop[i] = s
+		}
+		req["stop"] = stop
 	}
 	v, err := request(opComplete, req)
 	if err != nil {

@@ -8,7 +8,7 @@
 //	call_tool   {tool, version?, params}           → the tool's result
 //	space_read  {id, space?}                       → {space, id, data}
 //	space_write {space, data}                      → {space, id}
-//	ai_complete {prompt, system?, max_tokens?, temperature?, model?} → {text, model, finish_reason?}
+//	ai_complete {prompt, system?, max_tokens?, temperature?, model?, stop?} → {text, model, finish_reason?}
 //	log         {level, message}                   → null
 package hostop
 
@@ -172,6 +172,9 @@ func do(ctx context.Context, env abi.Env, hc *abi.HostCall, maxRead int64) (any,
 		if ok {
 			req.Temperature = &temp
 		}
+		if req.Stop, terr = StopSequences(args["stop"], abi.InvalidParams, "ai_complete"); terr != nil {
+			return nil, terr
+		}
 		resp, err := env.Complete(ctx, req)
 		if err != nil {
 			return nil, err
@@ -196,6 +199,31 @@ func Level(name string) slog.Level {
 		return slog.LevelError
 	}
 	return slog.LevelInfo
+}
+
+// StopSequences reads ai_complete's "stop" (chat-completions' stop
+// sequences): none when v is nil, one when it is a string, several when
+// an array of strings. Another value is refused with code, naming op.
+func StopSequences(v any, code abi.ErrorCode, op string) ([]string, *abi.ToolError) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []string{x}, nil
+	case []string:
+		return x, nil
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, abi.Errorf(code, "%s: \"stop\"[%d] must be a string, not a %s", op, i, wire.TypeName(e))
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, abi.Errorf(code, "%s: \"stop\" must be a string or an array of strings, not a %s", op, wire.TypeName(v))
 }
 
 // CompleteResult is ai_complete's answer: {text, model}, and finish_reason

@@ -34,8 +34,8 @@ aios.registerTool({ name: 'ok', parameters: {} }, (p, ctx) => ask(ctx, { max_tok
 		return abi.CompleteResponse{Text: "answer"}, nil
 	}
 	for _, c := range []struct{ tool, want string }{
-		{"misspelt", `InvalidParams: ctx.ai.complete: unknown option "maxtokens" (did you mean maxTokens?); the options are maxTokens (or max_tokens), system, temperature and model`},
-		{"unknown", `InvalidParams: ctx.ai.complete: unknown option "stream"; the options are maxTokens (or max_tokens), system, temperature and model`},
+		{"misspelt", `InvalidParams: ctx.ai.complete: unknown option "maxtokens" (did you mean maxTokens?); the options are maxTokens (or max_tokens), system, temperature, model and stop`},
+		{"unknown", `InvalidParams: ctx.ai.complete: unknown option "stream"; the options are maxTokens (or max_tokens), system, temperature, model and stop`},
 		{"nan", "InvalidParams: ctx.ai.complete: option temperature must be a finite number, got NaN"},
 		{"inf", "InvalidParams: ctx.ai.complete: option maxTokens must be an integer from 0 to 2147483647, got Infinity"},
 		{"ok", "answer"},

@@ -290,7 +290,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 		w.checkCompleteOptions(a, name)
 		o, ok := w.exportArg(a, name+" options").(map[string]any)
 		if !ok {
-			w.throwArg("%s: options must be an object ({maxTokens, system, temperature, model}), got %s", name, describeArg(a))
+			w.throwArg("%s: options must be an object ({maxTokens, system, temperature, model, stop}), got %s", name, describeArg(a))
 		}
 		opt := func(keys ...string) (string, any) {
 			for _, k := range keys {
@@ -332,6 +332,25 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 			}
 			req.Temperature = &t
 		}
+		if k, v := opt("stop"); k != "" {
+			// A string is one stop sequence, an array of strings several
+			// (chat-completions' "stop"; an MCP server's stopSequences).
+			switch x := v.(type) {
+			case string:
+				req.Stop = []string{x}
+			case []any:
+				req.Stop = make([]string, len(x))
+				for i, e := range x {
+					s, ok := e.(string)
+					if !ok {
+						w.throwArg("%s: option stop must be a string or an array of strings, got %s at index %d", name, jsTypeName(e), i)
+					}
+					req.Stop[i] = s
+				}
+			default:
+				w.throwArg("%s: option stop must be a string or an array of strings, got %s", name, jsTypeName(v))
+			}
+		}
 		for _, k := range []string{"system", "model"} {
 			if _, v := opt(k); v != nil {
 				s, ok := v.(string)
@@ -370,7 +389,7 @@ func (w *worker) nativeComplete(fc goja.FunctionCall) goja.Value {
 
 // completeOptions are the options of ctx.ai.complete (aios-sdk.d.ts's
 // AiosCompleteOptions).
-var completeOptions = []string{"maxTokens", "max_tokens", "system", "temperature", "model"}
+var completeOptions = []string{"maxTokens", "max_tokens", "system", "temperature", "model", "stop"}
 
 // checkCompleteOptions refuses, with InvalidParams, an option of
 // ctx.ai.complete that is not one (a misspelt {maxtokens: 50} was dropped
@@ -395,7 +414,7 @@ func (w *worker) checkCompleteOptions(a goja.Value, name string) {
 			if near := editdist.Closest(k, completeOptions, editdist.Limit(k)); near != "" {
 				hint = " (did you mean " + near + "?)"
 			}
-			w.throwArg("%s: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature and model", name, clip(k, 64), hint)
+			w.throwArg("%s: unknown option %q%s; the options are maxTokens (or max_tokens), system, temperature, model and stop", name, clip(k, 64), hint)
 		}
 		if !goja.IsNumber(v) {
 			continue
@@ -406,6 +425,8 @@ func (w *worker) checkCompleteOptions(a goja.Value, name string) {
 				w.throwArg("%s: option temperature must be a finite number, got %s", name, v.String())
 			case "maxTokens", "max_tokens":
 				w.throwArg("%s: option %s must be an integer from 0 to %d, got %s", name, k, math.MaxInt32, v.String())
+			case "stop":
+				w.throwArg("%s: option stop must be a string or an array of strings, got %s", name, v.String())
 			default:
 				w.throwArg("%s: option %s must be a string, got %s", name, k, v.String())
 			}

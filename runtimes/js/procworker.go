@@ -382,6 +382,13 @@ func (e *childEnv) Complete(ctx context.Context, req abi.CompleteRequest) (abi.C
 	if req.Temperature != nil {
 		args["temperature"] = *req.Temperature
 	}
+	if len(req.Stop) > 0 {
+		stop := make([]any, len(req.Stop))
+		for i, s := range req.Stop {
+			stop[i] = s
+		}
+		args["stop"] = stop
+	}
 	v, err := e.host(ctx, "ai_complete", args)
 	if err != nil {
 		return abi.CompleteResponse{}, err

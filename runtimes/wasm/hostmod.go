@@ -443,6 +443,9 @@ func (p *Provider) serveHost(inst *instance, mem api.Memory, op string, ptr, n u
 		default:
 			return nil, abi.Errorf(abi.InvalidRequest, "aios.ai_complete: \"temperature\" must be a number, not a %s", wire.TypeName(t)), useJSON
 		}
+		if cr.Stop, terr = hostop.StopSequences(m["stop"], abi.InvalidRequest, "aios.ai_complete"); terr != nil {
+			return nil, terr, useJSON
+		}
 		resp, err := env.Complete(ctx, cr)
 		if err != nil {
 			return nil, abi.AsToolError(err, abi.ProviderError), useJSON

@@ -27,6 +27,8 @@ interface AiosCompleteOptions {
   system?: string;
   temperature?: number;
   model?: string;
+  /** Where the backend ends its answer: one stop sequence or several. */
+  stop?: string | string[];
 }
 
 /** What ctx.ai.completion answers. */

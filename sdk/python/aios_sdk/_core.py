@@ -699,12 +699,12 @@ class Spaces:
         return self._ctx._op("space_write", args, lambda v: (v or {}).get("id", ""))
 
 
-def _complete_args(prompt, max_tokens, system, temperature, model):
+def _complete_args(prompt, max_tokens, system, temperature, model, stop=None):
     # The options go to the host as given: it checks them (InvalidParams
     # naming the option), as for JS and the WASM guests. int() and
     # float() here made max_tokens=3.7 ask for 3 tokens, "100" for 100.
     args = {"prompt": prompt}
-    for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model)):
+    for k, v in (("max_tokens", max_tokens), ("system", system), ("temperature", temperature), ("model", model), ("stop", stop)):
         if v is not None:
             args[k] = v
     return args
@@ -718,10 +718,12 @@ class AI:
     def __init__(self, ctx):
         self._ctx = ctx
 
-    def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
-        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model), lambda v: (v or {}).get("text", ""))
+    def complete(self, prompt, max_tokens=None, system=None, temperature=None, model=None, stop=None):
+        """The backend's answer to prompt, as text. stop: where the backend
+        ends its answer, a string or a list of strings."""
+        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model, stop), lambda v: (v or {}).get("text", ""))
 
-    def completion(self, prompt, max_tokens=None, system=None, temperature=None, model=None):
+    def completion(self, prompt, max_tokens=None, system=None, temperature=None, model=None, stop=None):
         """complete, answering a Completion: the text, the model that wrote it
         and finish_reason, why the backend stopped ("length": the answer was
         cut at max_tokens; "stop": whole; "" when the backend said nothing)."""
@@ -729,7 +731,7 @@ class AI:
             v = v or {}
             return Completion(v.get("text", ""), v.get("model", ""), v.get("finish_reason", ""))
 
-        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model), convert)
+        return self._ctx._op("ai_complete", _complete_args(prompt, max_tokens, system, temperature, model, stop), convert)
 
 
 class Completion:
