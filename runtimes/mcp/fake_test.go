@@ -102,7 +102,7 @@ func (f *fakeServer) tools() []any {
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "sandbox" {
 		ts = append(ts, map[string]any{"name": "reach", "description": "tries to read, write and dial what it is told (TestSandbox)",
-			"inputSchema": obj(`{"type":"object","properties":{"read":{"type":"string"},"write":{"type":"string"},"dial":{"type":"string"},"chmod":{"type":"string"}}}`)})
+			"inputSchema": obj(`{"type":"object","properties":{"read":{"type":"string"},"write":{"type":"string"},"dial":{"type":"string"},"chmod":{"type":"string"},"self":{},"sibling":{"type":"string"}}}`)})
 	}
 	if os.Getenv("AIOS_MCP_FAKE") == "poison" {
 		ts = append(ts,
@@ -435,6 +435,12 @@ func reach(args map[string]any) string {
 	}
 	if _, ok := args["caps"]; ok {
 		out = append(out, "caps="+capsHeld())
+	}
+	if _, ok := args["self"]; ok {
+		out = append(out, "self="+selfMark())
+	}
+	if s, _ := args["sibling"].(string); s != "" {
+		out = append(out, reachSibling(s))
 	}
 	if a, _ := args["dial"].(string); a != "" {
 		c, err := net.DialTimeout("tcp", a, 2*time.Second)

@@ -3,10 +3,8 @@
 package mcp
 
 import (
-	"encoding/json"
 	"fmt"
 	"os/exec"
-	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -17,62 +15,34 @@ import (
 
 // Sandboxed stdio servers.
 //
-// Landlock and seccomp confine a thread and what it starts, so a
-// sandboxed server is started from a thread of its own, confined once for
-// that server's sandbox and kept for the life of the process (a confined
-// thread can only be narrowed further, and a Go thread that ended would
-// take its confinement with it): no_new_privs, no capabilities (even
-// when the host runs as root), then Landlock (read and
+// Landlock and seccomp confine a thread and what it starts, so each
+// sandboxed server is started from a thread of its own, confined for that
+// start and ended once the server has started: no_new_privs, no
+// capabilities (even when the host runs as root), then Landlock (read and
 // execute beneath SandboxSystemPaths, the command, its dir and read;
 // write beneath write; with no network, no TCP bind or connect), then the
 // seccomp filter the JS and Python workers get (socket(2) and connect(2)
 // refused, or with network socket(2) refused for unix sockets only; no
 // user namespaces; no kernel keyrings; no raising rlimits; no io_uring). Where a layer is missing the server is not started: a
 // sandbox that was asked for is never quietly dropped.
-
-var (
-	sbMu       sync.Mutex
-	sbSpawners = map[string]*sbSpawner{}
-)
-
-type sbSpawner struct {
-	jobs chan sbJob
-	err  error // why the thread could not be confined
-}
-
-type sbJob struct {
-	cmd  *exec.Cmd
-	done chan error
-}
+//
+// Each start is a Landlock domain of its own: the processes of one domain
+// may signal and ptrace one another, and servers of the same sandbox
+// (the same command and paths) were started from one thread kept for
+// them, so one killed the other or read its memory with process_vm_readv
+// (TestSandboxedServersDoNotReachEachOther).
 
 // startSandboxed starts cmd confined by sb.
 func startSandboxed(cmd *exec.Cmd, sb *Sandbox) error {
 	rules := sandboxRules(cmd, sb)
-	keyb, _ := json.Marshal(struct {
-		R   []landlock.Rule
-		Net bool
-	}{rules, sb.Network})
-	key := string(keyb)
-	sbMu.Lock()
-	sp := sbSpawners[key]
-	if sp == nil {
-		sp = &sbSpawner{jobs: make(chan sbJob)}
-		ready := make(chan error)
-		landlock.GoLocked(func() {
-			ready <- confineSandbox(rules, sb.Network, len(sb.Write) == 0)
-			for j := range sp.jobs {
-				j.done <- j.cmd.Start()
-			}
-		})
-		sp.err = <-ready
-		sbSpawners[key] = sp
-	}
-	sbMu.Unlock()
-	if sp.err != nil {
-		return fmt.Errorf("not started: its sandbox cannot be set up on this machine: %v (remove sandbox: from its entry to run it unconfined)", sp.err)
-	}
 	done := make(chan error, 1)
-	sp.jobs <- sbJob{cmd, done}
+	landlock.GoLocked(func() {
+		if err := confineSandbox(rules, sb.Network, len(sb.Write) == 0); err != nil {
+			done <- fmt.Errorf("not started: its sandbox cannot be set up on this machine: %v (remove sandbox: from its entry to run it unconfined)", err)
+			return
+		}
+		done <- cmd.Start()
+	})
 	return <-done
 }
 
