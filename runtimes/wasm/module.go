@@ -147,6 +147,60 @@ func nonFuncImportProblem(kind byte, mod, name string) string {
 	return fmt.Sprintf("imports the %s %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", instr.KindName(kind), mod, name, hint)
 }
 
+// foreignImports gathers a module's function imports of modules the host
+// does not offer (neither aios nor wasi_snapshot_preview1), by module in the
+// order first met, so that the load error says one thing per module: a Go
+// program built with GOOS=js imports twenty-odd functions of gojs, each of
+// which was its own "imports gojs.…, but the host offers only …".
+type foreignImports struct {
+	mods []string
+	fns  map[string][]string
+}
+
+func (f *foreignImports) add(mod, fn string) {
+	if f.fns == nil {
+		f.fns = map[string][]string{}
+	}
+	if _, ok := f.fns[mod]; !ok {
+		f.mods = append(f.mods, mod)
+	}
+	f.fns[mod] = append(f.fns[mod], fn)
+}
+
+// foreignShown is how many of one module's imports a load error names.
+const foreignShown = 3
+
+// foreignHints says, for a module whose imports tell how the guest was
+// built, what to build instead.
+var foreignHints = map[string]string{
+	"gojs": " (a Go program built with GOOS=js, for a browser: build a Go guest with " +
+		"GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared, docs/abi.md §7)",
+	"__wbindgen_placeholder__": " (a Rust crate built with wasm-bindgen, for JavaScript: export the ABI v1 " +
+		"functions with #[no_mangle] pub extern \"C\" fn, as samples/wasm/rust-echo does, docs/abi.md)",
+}
+
+// problems is one problem per module: the first few imports, how many
+// more, and a hint where the module tells what went wrong.
+func (f *foreignImports) problems() []string {
+	out := make([]string, 0, len(f.mods))
+	for _, mod := range f.mods {
+		fns := f.fns[mod]
+		names := make([]string, 0, foreignShown)
+		for i, fn := range fns {
+			if i == foreignShown {
+				break
+			}
+			names = append(names, mod+"."+fn)
+		}
+		list := strings.Join(names, ", ")
+		if more := len(fns) - len(names); more > 0 {
+			list += fmt.Sprintf(" and %d more functions of the module %s", more, mod)
+		}
+		out = append(out, fmt.Sprintf("imports %s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1%s", list, foreignHints[mod]))
+	}
+	return out
+}
+
 // exportKinds splits missing (ABI exports not found as the kind they must
 // be: memory a memory, the rest functions) into those the module does not
 // export at all and a problem for each it exports as another kind (kindOf:
@@ -203,6 +257,7 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
+	var foreign foreignImports
 	for _, d := range cm.ImportedFunctions() {
 		mod, fn, _ := d.Import()
 		switch mod {
@@ -226,9 +281,10 @@ func checkABI(name string, cm wazero.CompiledModule, bin []byte) error {
 				problems = append(problems, fmt.Sprintf("imports aios.%s with type %s, want %s", fn, sigString(got), sigString(want)))
 			}
 		default:
-			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1", mod, fn))
+			foreign.add(mod, fn)
 		}
 	}
+	problems = append(problems, foreign.problems()...)
 	// The host defines no memory, table, global or tag to import (wazero
 	// said only "module[env] not instantiated" at instantiation; the
 	// wasmtime engine's check names them).

@@ -302,6 +302,7 @@ func checkABIWasmtime(name string, m *wt.Module, bin []byte) error {
 	if len(missing) > 0 {
 		problems = append([]string{"missing export(s) " + strings.Join(missing, ", ")}, problems...)
 	}
+	var foreign foreignImports
 	var others []string // imports other than functions, after those as on wazero
 	for _, im := range m.Imports() {
 		mod, fn := im.Module(), ""
@@ -343,9 +344,10 @@ func checkABIWasmtime(name string, m *wt.Module, bin []byte) error {
 				problems = append(problems, fmt.Sprintf("imports aios.%s with type %s, want %s", fn, sigString(got), sigString(want)))
 			}
 		default:
-			problems = append(problems, fmt.Sprintf("imports %s.%s, but the host offers only the functions of the modules aios and wasi_snapshot_preview1", mod, fn))
+			foreign.add(mod, fn)
 		}
 	}
+	problems = append(problems, foreign.problems()...)
 	problems = append(problems, others...)
 	return abiProblems(name, bin, problems)
 }

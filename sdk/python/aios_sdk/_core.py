@@ -120,6 +120,19 @@ _KNOWN_CODES = {
 }
 
 
+def _uncalled(what, v):
+    # Capability.ReadSpace written without its argument is the function,
+    # whose repr (<function Capability.ReadSpace at 0x7f…>) does not say
+    # what to write.
+    for name in ("ReadSpace", "WriteSpace", "Network", "CallTool"):
+        f = getattr(Capability, name)
+        if v is f:
+            arg = f.__code__.co_varnames[0]
+            return TypeError('%s: Capability.%s is a function: call it with its argument, '
+                             'Capability.%s("%s")' % (what, name, name, arg))
+    return None
+
+
 def _as_list(v, what):
     if v is None:
         return []
@@ -128,9 +141,9 @@ def _as_list(v, what):
     if isinstance(v, (list, tuple)):
         for x in v:
             if not isinstance(x, str):
-                raise TypeError("%s: want capability strings, got %r" % (what, x))
+                raise _uncalled(what, x) or TypeError("%s: want capability strings, got %r" % (what, x))
         return list(v)
-    raise TypeError("%s: want a capability string or a list of them, got %r" % (what, v))
+    raise _uncalled(what, v) or TypeError("%s: want a capability string or a list of them, got %r" % (what, v))
 
 
 def _shown(v):
