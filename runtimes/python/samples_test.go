@@ -140,6 +140,45 @@ func TestSeedPdfExtract(t *testing.T) {
 	wantCode(t, err, abi.InvalidParams)
 }
 
+// TestSeedPdfExtractBadPagesInvalidParams: a page range the caller got wrong
+// (not numbers, backwards, page 0, a first page past the document's last) is
+// the caller's InvalidParams naming pages and the value, not a
+// ProviderError "ValueError: invalid literal for int()" that named neither,
+// nor (past the last page) an empty text as if the pages held none.
+func TestSeedPdfExtractBadPagesInvalidParams(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHost(t, rt)
+	src := filepath.Join(testutil.RepoRoot(t), "samples", "plugins", "pdf_tools.py")
+	if _, err := h.LoadFile(context.Background(), src, host.ProviderMeta{Source: src, Trust: abi.Community}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := h.Spaces().Put("documents", makePDF(fixturePages))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ pages, says string }{
+		{"abc", "not a page number"},
+		{"1-x", "not a page number"},
+		{"2-1", "ends before it starts"},
+		{"0", "pages are numbered from 1"},
+		{"4", "the document has 3 pages"},
+		{"1,4-9", "the document has 3 pages"},
+	} {
+		t.Run(tc.pages, func(t *testing.T) {
+			_, err := call(h, "pdf-extract", map[string]any{"object_id": id, "pages": tc.pages}, 0)
+			wantCode(t, err, abi.InvalidParams, "pages", fmt.Sprintf("%q", tc.pages), tc.says)
+		})
+	}
+	// A range running past the last page is clipped to it, as documented.
+	got, err := call(h, "pdf-extract", map[string]any{"object_id": id, "pages": "3-9"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := got.(map[string]any)["text"].(string); text != "Compressed page three" {
+		t.Fatalf("pages 3-9: text %q, want page three's", text)
+	}
+}
+
 // TestCrossRuntimePythonToWasm: the Python py-thumbnail tool calls the
 // WASM image-resize tool through the host.
 func TestCrossRuntimePythonToWasm(t *testing.T) {

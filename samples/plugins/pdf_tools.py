@@ -17,10 +17,11 @@ Limits of the extractor (it is a demo, not a PDF library):
   the page order for simple files (the /Pages tree is not walked).
 """
 
+import json
 import re
 import zlib
 
-from aios_sdk import Agent, tool, Capability
+from aios_sdk import Agent, tool, Capability, ToolError
 
 # ---- helpers the seed leaves to the reader ---------------------------------
 
@@ -69,9 +70,24 @@ def count_pages(data):
 
 
 def _page_range(spec, n):
-    """'1-3,5' → [0, 1, 2, 4] (1-based, inclusive, clipped to n pages)."""
+    """'1-3,5' → [0, 1, 2, 4] (1-based, inclusive, the last page of a range
+    clipped to n pages). A range the caller got wrong (not numbers,
+    backwards, page 0, a first page past the last) is their InvalidParams
+    naming pages and the value."""
     if spec is None or str(spec).strip() in ("", "all", "*"):
         return list(range(n))
+
+    def bad(why):
+        return ToolError(ToolError.InvalidParams,
+                         "pages %s: %s" % (json.dumps(str(spec), ensure_ascii=False), why))
+
+    def number(s):
+        s = s.strip()
+        if not (s.isascii() and s.isdigit()):
+            raise bad("%s is not a page number (write e.g. '1-5', '2' or '1,3')"
+                      % json.dumps(s, ensure_ascii=False))
+        return int(s)
+
     pages = []
     for part in str(spec).split(","):
         part = part.strip()
@@ -79,12 +95,17 @@ def _page_range(spec, n):
             continue
         if "-" in part:
             a, b = part.split("-", 1)
-            lo = int(a) if a.strip() else 1
-            hi = int(b) if b.strip() else n
+            lo = number(a) if a.strip() else 1
+            hi = number(b) if b.strip() else n
         else:
-            lo = hi = int(part)
-        if lo < 1 or hi < lo:
-            raise ValueError("bad page range %r" % part)
+            lo = hi = number(part)
+        if lo < 1:
+            raise bad("pages are numbered from 1")
+        if hi < lo:
+            raise bad("the range %s ends before it starts" % part)
+        if lo > n:
+            raise bad("page %d is past the end: the document has %d page%s"
+                      % (lo, n, "" if n == 1 else "s"))
         pages.extend(i - 1 for i in range(lo, min(hi, n) + 1))
     return pages
 
