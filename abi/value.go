@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -483,8 +485,21 @@ func jsonRoundTrip(v any, path string, b *budget) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	var out any
-	if err := UnmarshalJSONValue(text, &out); err != nil {
+	var raw any
+	if err := unmarshalUseNumber(text, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if at, lit, ok := wideInteger(raw, path, 0); ok {
+		// A Go integer past int64 and uint64 (a *big.Int, alone or in a
+		// struct), written by encoding/json as its digits, was read back
+		// as the nearest float, another number, without a word.
+		if len(lit) > 40 {
+			lit = lit[:40] + "… (" + strconv.Itoa(len(lit)) + " digits)"
+		}
+		return nil, fmt.Errorf("%s: the integer %s is outside the int64 and uint64 ranges, which the host's integers hold (read as a JSON number it would become the nearest float, another number); send it as a string (x.String())", at, lit)
+	}
+	out, err := Normalize(raw)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	switch out.(type) {
@@ -494,6 +509,49 @@ func jsonRoundTrip(v any, path string, b *budget) (any, error) {
 		}
 	}
 	return out, nil
+}
+
+// wideInteger finds, in v decoded with json.Number, an integer literal
+// past the int64 and uint64 ranges: its path (under path, members in
+// sorted order) and its text.
+func wideInteger(v any, path string, depth int) (string, string, bool) {
+	if depth > wire.MaxDepth {
+		return "", "", false // Normalize refuses the depth
+	}
+	switch x := v.(type) {
+	case json.Number:
+		s := string(x)
+		if n, ok := wire.Number(s); ok && isIntText(s) {
+			if _, f := n.(float64); f {
+				return path, s, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, s, ok := wideInteger(e, path+"["+strconv.Itoa(i)+"]", depth+1); ok {
+				return p, s, true
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if p, s, ok := wideInteger(x[k], path+"."+k, depth+1); ok {
+				return p, s, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// isIntText reports whether s is a JSON integer literal (no fraction, no
+// exponent).
+func isIntText(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // UnmarshalJSONValue decodes JSON into *out in canonical form (numbers as

@@ -1,6 +1,7 @@
 package aios
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"errors"
@@ -511,7 +512,94 @@ func jsonGeneric(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.FromJSON(b)
+	g, err := wire.FromJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.ContainsAny(b, "0123456789") && hasFloat(g, 0) {
+		// A Go integer past int64 and uint64 (a *big.Int, alone or in a
+		// struct) is written as its digits, which read as the nearest
+		// float, another number: refused, as the host refuses a native
+		// tool's and the JS and Python SDKs theirs.
+		var raw any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if dec.Decode(&raw) == nil {
+			if at, lit, ok := wideInteger(raw, "", 0); ok {
+				if len(lit) > 40 {
+					lit = lit[:40] + "… (" + strconv.Itoa(len(lit)) + " digits)"
+				}
+				return nil, fmt.Errorf("%sthe integer %s is outside the int64 and uint64 ranges, which the host's integers hold (read as a JSON number it would become the nearest float, another number); send it as a string (x.String())", at, lit)
+			}
+		}
+	}
+	return g, nil
+}
+
+// hasFloat reports whether the generic value v holds a float64.
+func hasFloat(v any, depth int) bool {
+	switch x := v.(type) {
+	case float64:
+		return true
+	case []any:
+		for _, e := range x {
+			if depth < wire.MaxDepth && hasFloat(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if depth < wire.MaxDepth && hasFloat(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wideInteger finds, in v decoded with json.Number, an integer literal
+// past the int64 and uint64 ranges: its path ("" for v itself, else the
+// members and indexes to it and ": ", members in sorted order) and text.
+func wideInteger(v any, path string, depth int) (string, string, bool) {
+	if depth > wire.MaxDepth {
+		return "", "", false
+	}
+	switch x := v.(type) {
+	case json.Number:
+		s := strings.TrimPrefix(string(x), "-")
+		if s != "" && strings.Trim(s, "0123456789") == "" {
+			if n, ok := wire.Number(string(x)); ok {
+				if _, f := n.(float64); f {
+					if path != "" {
+						path += ": "
+					}
+					return path, string(x), true
+				}
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, s, ok := wideInteger(e, path+"["+strconv.Itoa(i)+"]", depth+1); ok {
+				return p, s, true
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			sub := k
+			if path != "" {
+				sub = path + "." + k
+			}
+			if p, s, ok := wideInteger(x[k], sub, depth+1); ok {
+				return p, s, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // schemaValue returns a tool's schema as a canonical generic value. A

@@ -629,7 +629,11 @@ class HostOp:
             # .wait() makes it, holding up that loop meanwhile.
             value = w.host_roundtrip(self)
         elif w.in_asyncio:
-            value = yield from w.host_future(self).__await__()
+            try:
+                value = yield from w.host_future(self).__await__()
+            except ToolError as e:
+                w.refused_by_host(self, e)
+                raise
         else:
             value = yield self
         return self.convert(value) if self.convert is not None else value

@@ -824,11 +824,31 @@ class Worker:
                     continue
                 rid = env.get("id")
                 if rid == hid:
-                    return self._unwrap(env)
+                    try:
+                        return self._unwrap(env)
+                    except ToolError as e:
+                        self.refused_by_host(op, e)
+                        raise
                 if main or self.loop is None:
                     self._resolve(rid, env)
                 else:
                     self.loop.call_soon_threadsafe(self._resolve, rid, env)
+
+    @staticmethod
+    def refused_by_host(op, e):
+        """Raise, for ToolError e answering host call op, the exception the
+        tool gets for arguments JSON does not carry, when the host refused
+        op's arguments as such: a dict key json.dumps refuses but the
+        MessagePack packer writes (a tuple, as an array), which reached the
+        tool as InvalidParams over MessagePack and as json.dumps's
+        TypeError over JSON. Return when e is another error."""
+        if e.code != "InvalidParams" or not str(e.message).startswith("%s: the arguments are not JSON values: " % op.op):
+            return
+        try:
+            _refuse_args(op, objects=True)
+        except (TypeError, ValueError) as err:
+            err._aios_unsent = True  # the tool's error to catch (drive)
+            raise err from None
 
     def host_future(self, op):
         fut = self.loop.create_future()
@@ -2117,8 +2137,8 @@ def _refuse_args(op, objects=False):
             raise TypeError("%s arguments: %s at %s is not a JSON value (missing await?)" % (op.op, found[1], found[0])) from None
         raise TypeError("%s arguments: Object of type %s is not JSON serializable (at %s)" % (op.op, found[1], found[0])) from None
     path, what = bad
-    if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
-        raise what
+    if isinstance(what, Exception):  # a dict key json.dumps refuses: its words, where
+        raise type(what)("%s arguments: %s (a key of the dict at %s)" % (op.op, what, path)) from None
     if _is_int_note(what):
         raise ValueError("%s arguments: %s at %s: %s" % (op.op, what, path, _INT_RANGE_ARGS)) from None
     err = ValueError if what.startswith("the float") else TypeError
