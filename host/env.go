@@ -141,7 +141,7 @@ func chainLacking(s *frame, withS bool, lacks func(abi.Grants) bool, provider, a
 func (f *frame) chainText(tool string, depth int) string {
 	names := []string{tool}
 	top := f
-	for a := f.parent.Load(); a != nil; a = a.parent.Load() {
+	for a := f.up(); a != nil; a = a.up() {
 		names = append(names, a.entry.Def.Name)
 		top = a
 	}
@@ -184,6 +184,15 @@ func (f *frame) chainText(tool string, depth int) string {
 		}
 	}
 	return b.String()
+}
+
+// up is the frame of the call that made f: its parent (Env.CallTool) or
+// the call under whose context Host.Call made it (reentered), else nil.
+func (f *frame) up() *frame {
+	if p := f.parent.Load(); p != nil {
+		return p
+	}
+	return f.reentered.Load()
 }
 
 // chainAgent is the agent that started the chain of calls f is part of,
