@@ -147,6 +147,12 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 		if nested.ParentID == "" {
 			nested.ParentID = pf.call.ID
 		}
+		if nested.Deadline.IsZero() {
+			// Its caller's deadline, as Env.CallTool's nested calls
+			// carry it, not limits.default_deadline (a call given
+			// minutes had these stopped at the default).
+			nested.Deadline = pf.call.Deadline
+		}
 		call = &nested
 		f.reentered.Store(pf)
 	}
