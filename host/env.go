@@ -285,13 +285,14 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	if ctx == nil {
 		ctx = &f.ctx
-	} else if ctx.Value(callCtxKey{}) != &f.ctx {
+	} else if ctx != context.Context(&f.ctx) && (ctx.Value(callCtxKey{}) != &f.ctx || ctx.Done() == nil) {
 		// A nested call is the call's, as a completion is (Complete): one
 		// made under a context not derived from the call's (a native
-		// tool's goroutine with context.Background()) ran on after the
-		// call had returned or its caller had cancelled it, to its
-		// deadline. It ends with the call (its deadline ends it anyway,
-		// as Timeout).
+		// tool's goroutine with context.Background()), or derived from it
+		// but never done (context.WithoutCancel, which keeps its values),
+		// ran on after the call had returned or its caller had cancelled
+		// it, to its deadline. It ends with the call (its deadline ends
+		// it anyway, as Timeout).
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
