@@ -26,6 +26,9 @@ import (
 type callCtx struct {
 	parent   context.Context
 	deadline time.Time
+	// frame is the call's (set with parent and deadline by dispatch):
+	// Host.Call under this context makes a nested call of it.
+	frame *frame
 
 	mu       sync.Mutex
 	lazy     atomic.Pointer[lazyCtx]

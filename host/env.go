@@ -142,7 +142,7 @@ func chainLacking(s *frame, withS bool, lacks func(abi.Grants) bool, provider, a
 func (f *frame) chainText(tool string, depth int) string {
 	names := []string{tool}
 	top := f
-	for a := f.parent.Load(); a != nil; a = a.parent.Load() {
+	for a := f.up(); a != nil; a = a.up() {
 		names = append(names, a.entry.Def.Name)
 		top = a
 	}
@@ -185,6 +185,15 @@ func (f *frame) chainText(tool string, depth int) string {
 		}
 	}
 	return b.String()
+}
+
+// up is the frame of the call that made f: its parent (Env.CallTool) or
+// the call under whose context Host.Call made it (reentered), else nil.
+func (f *frame) up() *frame {
+	if p := f.parent.Load(); p != nil {
+		return p
+	}
+	return f.reentered.Load()
 }
 
 // chainAgent is the agent that started the chain of calls f is part of,
@@ -277,13 +286,14 @@ func (f *frame) CallTool(ctx context.Context, tool, version string, params any) 
 	}
 	if ctx == nil {
 		ctx = &f.ctx
-	} else if ctx.Value(callCtxKey{}) != &f.ctx {
+	} else if ctx != context.Context(&f.ctx) && (ctx.Value(callCtxKey{}) != &f.ctx || ctx.Done() == nil) {
 		// A nested call is the call's, as a completion is (Complete): one
 		// made under a context not derived from the call's (a native
-		// tool's goroutine with context.Background()) ran on after the
-		// call had returned or its caller had cancelled it, to its
-		// deadline. It ends with the call (its deadline ends it anyway,
-		// as Timeout).
+		// tool's goroutine with context.Background()), or derived from it
+		// but never done (context.WithoutCancel, which keeps its values),
+		// ran on after the call had returned or its caller had cancelled
+		// it, to its deadline. It ends with the call (its deadline ends
+		// it anyway, as Timeout).
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()

@@ -66,6 +66,12 @@ type frame struct {
 	served atomic.Pointer[string]
 	// logFn is a nested call's CallLogFunc, its parent's (callLog).
 	logFn CallLogFunc
+	// reentered is, for a call made through Host.Call under another
+	// call's context (a native handler calling the host it holds), that
+	// call's frame while this one runs: its depth counts from there and
+	// a DepthExceeded names the chain through it (chainText). Unlike
+	// parent it holds no grants of this call: its caller is an agent.
+	reentered atomic.Pointer[frame]
 }
 
 // Origin says who, behind the agent, asked for a call: a server that maps
@@ -128,6 +134,28 @@ func (h *Host) CallWithInfo(ctx context.Context, call *abi.ToolCall) (any, CallI
 	}
 	f := &frame{h: h, caller: call.Caller}
 	f.origin, _ = ctx.Value(originKey{}).(*Origin)
+	if pc, _ := ctx.Value(callCtxKey{}).(*callCtx); pc != nil && pc.frame != nil && pc.frame.h == h && !pc.frame.ended.Load() {
+		// A call made under a running call's context (a native handler
+		// calling the Host it holds) is nested in it: as a depth of 0
+		// it passed limits.max_call_depth at every level, a tool
+		// calling itself that way recursing without end. It counts
+		// from its caller's depth and is linked to it in the audit log
+		// (of this host: another Host's call ids are not of its log).
+		pf := pc.frame
+		nested := *call
+		nested.Depth = max(nested.Depth, pf.call.Depth+1)
+		if nested.ParentID == "" {
+			nested.ParentID = pf.call.ID
+		}
+		if nested.Deadline.IsZero() {
+			// Its caller's deadline, as Env.CallTool's nested calls
+			// carry it, not limits.default_deadline (a call given
+			// minutes had these stopped at the default).
+			nested.Deadline = pf.call.Deadline
+		}
+		call = &nested
+		f.reentered.Store(pf)
+	}
 	var lim *ratelimit.Limiter
 	var deny *abi.ToolError
 	if ag := h.pol.agents[call.Caller]; ag != nil {
@@ -336,7 +364,7 @@ func (h *Host) dispatch(ctx context.Context, f *frame, in *abi.ToolCall, callerL
 	{
 		f.call = abi.ToolCall{ID: info.CallID, ParentID: in.ParentID, Caller: f.caller, Tool: entry.Def.Name,
 			Version: entry.Def.Version, Params: params, Deadline: deadline, Depth: in.Depth}
-		f.ctx.parent, f.ctx.deadline = ctx, deadline
+		f.ctx.parent, f.ctx.deadline, f.ctx.frame = ctx, deadline, f
 		if entry.Provider.Info.Runtime == abi.RuntimeNative || keepsDeadlines(entry.Provider.Impl) {
 			result, err = callProvider(entry.Provider.Impl, &f.ctx, &f.call, f)
 		} else {
@@ -412,6 +440,9 @@ done:
 	f.ended.Store(true)
 	if f.parent.Load() != nil {
 		f.parent.Store(nil) // a frame kept after its call keeps no other
+	}
+	if f.reentered.Load() != nil {
+		f.reentered.Store(nil)
 	}
 	f.ctx.release()
 	if terr != nil {
