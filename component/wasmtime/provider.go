@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/cgo"
 	"strings"
 	"sync"
@@ -903,8 +904,28 @@ func (inst *instance) fail(t *tool, stage string, err error, deadline time.Time)
 	// stage names the post-return function when it trapped, as the
 	// wazero engine does: "tool f: wasm error: unreachable" read as if f
 	// itself had trapped (TestPostReturnTrapNamedOnWasmtime).
-	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s%s", t.Def.Name, stage, trapReason(msg))
+	reason := trapReason(msg)
+	if stage == "" && liftFailure(msg) {
+		stage = "result: "
+		reason = badRange.ReplaceAllString(reason, "$1")
+	}
+	return abi.Errorf(abi.ProviderCrashed, "tool %s: %s%s", t.Def.Name, stage, reason)
 }
+
+// liftFailure tells whether a failed call's error is wasmtime's lift of
+// the result the guest returned (a bad discriminant, char, UTF-8 or
+// pointer): not a trap in the guest's code, whose message carries a wasm
+// backtrace, nor the lowering of the arguments, which fails only on what
+// realloc returned ("realloc return: …"). It is named "result: ", as the
+// wazero engine names it (TestResultLiftFailureNamed).
+func liftFailure(msg string) bool {
+	return !strings.Contains(msg, "wasm backtrace") && !strings.Contains(msg, "Caused by:") &&
+		!strings.Contains(msg, "wasm trap") && !strings.HasPrefix(msg, "realloc")
+}
+
+// badRange is the range wasmtime v39 writes after an out-of-range
+// discriminant: always [0..0), whatever the cases.
+var badRange = regexp.MustCompile(`(discriminant \d+ out of range) \[0\.\.0\)`)
 
 // trapWords are wasmtime's trap messages in the words the wazero component
 // runtime uses for the same trap.
