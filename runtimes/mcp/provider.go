@@ -75,9 +75,9 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if call == nil {
 		return nil, abi.NilCall(p)
 	}
-	if p.srv.cfg.Sampling { // only then can a server ask for a completion
-		defer p.srv.calls.add(ctx, call, env)()
-	}
+	// The calls in flight answer a server's sampling requests (when
+	// cfg.Sampling) and take its log messages (serverlog.go).
+	defer p.srv.calls.add(ctx, call, env)()
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, abi.Errorf(abi.ProviderCrashed, "mcp bridge: panic calling %s: %v", call.Tool, r)
