@@ -22,7 +22,8 @@ import (
 // streamable HTTP connection (sessionUpdated, which opens the standalone
 // stream), and a wrapper would hide them.
 type idTransport struct {
-	base mcpsdk.Transport
+	base  mcpsdk.Transport
+	onLog func(params json.RawMessage) // a notifications/message read
 }
 
 func (t *idTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
@@ -30,7 +31,7 @@ func (t *idTransport) Connect(ctx context.Context) (mcpsdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &idConn{Connection: c, pending: map[jsonrpc.ID]struct{}{}}, nil
+	return &idConn{Connection: c, pending: map[jsonrpc.ID]struct{}{}, onLog: t.onLog}, nil
 }
 
 // maxPendingIDs bounds idConn.pending: requests sent, not answered and
@@ -44,6 +45,8 @@ const maxPendingIDs = 1 << 14
 // only as text (idTransport).
 type idConn struct {
 	mcpsdk.Connection
+
+	onLog func(params json.RawMessage)
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]struct{}
@@ -84,6 +87,9 @@ func (c *idConn) forget(id jsonrpc.ID) {
 
 func (c *idConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && !req.ID.IsValid() && req.Method == "notifications/message" && c.onLog != nil {
+		c.onLog(req.Params)
+	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if err != nil || !ok || !resp.ID.IsValid() {
 		return msg, err

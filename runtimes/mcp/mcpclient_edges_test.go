@@ -116,6 +116,9 @@ func runEdgeServer(mode string) int {
 			if mode == "resourcesonly" {
 				caps = map[string]any{"resources": map[string]any{}}
 			}
+			if mode == "logs" {
+				caps["logging"] = map[string]any{}
+			}
 			reply(m.ID, map[string]any{"protocolVersion": version,
 				"capabilities": caps,
 				"serverInfo":   map[string]any{"name": "probe", "version": "1"}})
@@ -133,6 +136,9 @@ func runEdgeServer(mode string) int {
 			page++
 			var tools []any
 			names := []string{"ask", "slow", "deaf", "batch", "strayid", "flood", "content", "unknowncontent", "flip"}
+			if mode == "logs" {
+				names = append(names, "logs")
+			}
 			if flipped {
 				names = append(names, "renamed")
 			} else {
@@ -223,7 +229,16 @@ func runEdgeServer(mode string) int {
 				reply(m.ID, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no sum today"}}})
 			case "unknowncontent":
 				reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "video", "data": "AAEC"}}})
+			case "logs": // a log message, then the answer
+				send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
+					"params": map[string]any{"level": "warning", "logger": "db", "data": "disk almost full"}})
+				send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
+					"params": map[string]any{"level": "debug", "data": map[string]any{"rows": 3}}})
+				reply(m.ID, text("logged"))
 			}
+		case "logging/setLevel":
+			edgeNote("setLevel %s", m.Params)
+			reply(m.ID, map[string]any{})
 		default:
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no " + m.Method}})
 		}

@@ -75,9 +75,9 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 	if call == nil {
 		return nil, abi.NilCall(p)
 	}
-	if p.srv.cfg.Sampling { // only then can a server ask for a completion
-		defer p.srv.calls.add(ctx, call, env)()
-	}
+	// The calls in flight answer a server's sampling requests (when
+	// cfg.Sampling) and take its log messages (serverlog.go).
+	defer p.srv.calls.add(ctx, call, env)()
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, abi.Errorf(abi.ProviderCrashed, "mcp bridge: panic calling %s: %v", call.Tool, r)
@@ -429,8 +429,22 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		}
 		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s closed the connection during %s; the bridge is reconnecting: %v", s.name, tool, err)}
 	}
+	if strings.HasSuffix(err.Error(), msgStreamEnded) {
+		// The go-sdk's HTTP transport: the response stream of the request
+		// ended before it carried the answer (the server's process ended
+		// during the call, or a proxy cut the stream). Not the tool's
+		// error: the server went away mid-call, as a stdio server's crash
+		// is ProviderCrashed; the session, if it is lost, is found so by
+		// the go-sdk's standalone stream.
+		return &abi.ToolError{Code: abi.Unavailable, Message: fmt.Sprintf("mcp server %s (mcp.servers.%s) ended the response stream of %s before it answered (the server went down during the call, or a proxy cut the stream); it may have run the call in part",
+			s.name, s.name, tool)}
+	}
 	return &abi.ToolError{Code: abi.ProviderError, Message: fmt.Sprintf("mcp server %s: %s: %v", s.name, tool, err)}
 }
+
+// msgStreamEnded is the go-sdk's error (its streamable client transport)
+// for a request whose response stream ended without the answer.
+const msgStreamEnded = "request terminated without response"
 
 // codeResourceNotFound is MCP's "resource not found" of resources/read
 // before SEP-2164 made it -32602 (Invalid params).

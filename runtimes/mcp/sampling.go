@@ -63,6 +63,19 @@ func (f *inflight) add(ctx context.Context, c *abi.ToolCall, env abi.Env) func()
 	}
 }
 
+// only returns the call in flight when there is exactly one.
+func (f *inflight) only() (flight, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.envs) != 1 {
+		return flight{}, false
+	}
+	for _, fl := range f.envs {
+		return fl, true
+	}
+	return flight{}, false
+}
+
 // pick returns the call a sampling request is answered through: the one
 // in flight, or, when several are, the oldest one if every one of them
 // may use Inference; else why there is none.

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,8 @@ type server struct {
 	httpClient  *http.Client
 	prov        *provider
 	failed      error                          // the host refused the server's provider at Start (under mu: refused)
-	calls       inflight                       // the bridge's calls in flight, for sampling
+	calls       inflight                       // the bridge's calls in flight, for sampling and log messages
+	logs        serverLogs                     // its log messages' budget (serverlog.go)
 	refusal     atomic.Pointer[refusedError]   // the last message refused before decoding (budget.go)
 	stray       atomic.Pointer[strayLine]      // the last stdout line skipped as no JSON-RPC message (budget.go)
 	strayWarnAt atomic.Int64                   // when a skipped line was last logged at warn (UnixNano)
@@ -407,7 +409,16 @@ func (s *server) serve() (connected bool, err error) {
 		// (Not a URL server's: the go-sdk's streamable connection has
 		// methods of its own that the go-sdk looks for, which a wrapper
 		// would hide.)
-		ctr = &idTransport{base: tr}
+		// It logs the server's log messages as it reads them, before
+		// the answer that follows them (the go-sdk's handlers run apart
+		// from its reading, and the call had ended when they ran).
+		ctr = &idTransport{base: tr, onLog: s.serverLog}
+	} else {
+		copts.LoggingMessageHandler = func(_ context.Context, req *mcpsdk.LoggingMessageRequest) {
+			if b, err := json.Marshal(req.Params); err == nil {
+				s.serverLog(b)
+			}
+		}
 	}
 	sess, err := client.Connect(cctx, ctr, &mcpsdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
@@ -451,6 +462,19 @@ func (s *server) serve() (connected bool, err error) {
 		return s.session() != sess, err
 	}
 	s.markReady()
+	if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Logging != nil {
+		// debug, what the TypeScript and Python SDKs' servers send
+		// anyway: the go-sdk's send no log message before they are told
+		// a level. The bridge passes on what the call's client or the
+		// host log takes (serverLog), which the server cannot know.
+		go func() {
+			lctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
+			defer cancel()
+			if err := sess.SetLoggingLevel(lctx, &mcpsdk.SetLoggingLevelParams{Level: "debug"}); err != nil && s.ctx.Err() == nil {
+				s.b.log.Debug("mcp server refused logging/setLevel", "server", s.name, "err", err)
+			}
+		}()
+	}
 	s.b.log.Info("mcp server connected", "server", s.name, "source", s.source,
 		"tools", len(s.prov.table.Load().reg.Tools))
 	done := make(chan error, 1)
