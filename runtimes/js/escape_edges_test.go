@@ -26,8 +26,12 @@ let kept = null;
 let fired = 0;
 aios.registerTool({name: "keep"}, async (params, ctx) => {
   kept = ctx;
+  const v = await ctx.callTool("who", {});
+  // Set as the call ends: due 50 ms later, in the next call. (Set before
+  // the host call, it fired within this call when the host call took
+  // longer than 50 ms, on a loaded machine.)
   setTimeout(() => { fired++; kept.callTool("who", {from: "timer"}); }, 50);
-  return await ctx.callTool("who", {});
+  return v;
 });
 aios.registerTool({name: "use"}, async (params, ctx) => {
   const v = await kept.callTool("who", {});
