@@ -2477,7 +2477,14 @@ def load(path, pins=None):
             msg = str(e)
         except Exception:
             msg = "(str() of it failed)"
-        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, _sandbox_note(e)))
+        note = _sandbox_note(e)
+        if isinstance(e, ImportError) and msg.startswith("attempted relative import"):
+            # "from .helpers import f" as in a package: Python's words did
+            # not say how to import a module of the folder
+            # (TestRelativeImportSaysHow).
+            note = ("; a tool file and the modules of its folder are top-level modules, not a package's: "
+                    "modules of the tool's folder are imported by name, not relatively (import helpers, from helpers import f)")
+        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, note))
 
     agents, loose_classes, imported = [], [], []
     # Tools and an @Agent class imported from modules of the tool's
