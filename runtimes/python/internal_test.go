@@ -372,7 +372,7 @@ func TestDecodeMsgpackFrame(t *testing.T) {
 		t.Fatal("the SDK's result shape missed the fast path")
 	}
 	// Not JSON inside: bin, NaN, a tuple key (what json.dumps refuses,
-	// in its words).
+	// in its words, naming the dict that holds it).
 	for name, frame := range map[string][]byte{
 		"bin":       []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xc4\x01x"),
 		"nan":       []byte("\x84\xa1v\x01\xa4kind\xa6result\xa2id\xa2c1\xa6result\x82\xa7call_id\xa2c1\xa5value\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00"),
@@ -383,7 +383,7 @@ func TestDecodeMsgpackFrame(t *testing.T) {
 		if !errors.As(err, &ve) || ve.kind != abi.KindResult || ve.id != "c1" {
 			t.Errorf("%s: %v, want a valueError of result c1", name, err)
 		}
-		if name == "tuple-key" && ve.err.Error() != "keys must be str, int, float, bool or None, not tuple" {
+		if name == "tuple-key" && ve.err.Error() != "keys must be str, int, float, bool or None, not tuple (a key of the dict at $)" {
 			t.Errorf("tuple-key: %v", ve.err)
 		}
 	}

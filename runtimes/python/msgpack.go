@@ -340,7 +340,7 @@ func decodeMsgpackResultWith(frame []byte, dec mpw.Decoder) (*abi.Envelope, bool
 	}
 	v, err := dec.Decode(val)
 	if err != nil {
-		return nil, false, &valueError{kind: abi.KindResult, id: id, err: err}
+		return nil, false, &valueError{kind: abi.KindResult, id: id, err: withKeyPath(val, err)}
 	}
 	if !abi.IsCanonical(v) {
 		// A string or member name that is not UTF-8, which the wire
@@ -390,9 +390,73 @@ func valueReason(frame []byte, key string, err error) error {
 		return err
 	}
 	if _, derr := resultDecoder.Decode(inner); derr != nil {
+		if key == "result" {
+			if val, ok, _ := mpw.MapField(inner, "value"); ok {
+				return withKeyPath(val, derr)
+			}
+		}
 		return derr
 	}
 	return err
+}
+
+// withKeyPath is err, the decoder's refusal of the result value val,
+// with the path of the dict holding the key refused, when that is what
+// it refused: as the SDK words a key json.dumps refuses (_KEY_AT), since
+// its words alone named no place (TestRefusedKeyNamesItsDict).
+func withKeyPath(val []byte, err error) error {
+	if p, ok := refusedKeyPath(val); ok {
+		return fmt.Errorf("%v (a key of the dict at %s)", err, p)
+	}
+	return err
+}
+
+// refusedKeyPath is the path ($.a[1].b, as the SDK writes one) of the
+// dict holding the first key of the MessagePack value data that pyKey
+// refuses; ok is false when there is none, or data is refused for
+// another reason first.
+func refusedKeyPath(data []byte) (path string, ok bool) {
+	// The first refused key becomes a string no decoded key can be (not
+	// UTF-8, and pyKey makes none), later ones strings of their own.
+	const mark = "\xff\x00refused key"
+	n := 0
+	d := mpw.Decoder{Key: func(k any) (string, error) {
+		s, err := pyKey(k)
+		if err == nil {
+			return s, nil
+		}
+		n++
+		if n == 1 {
+			return mark, nil
+		}
+		return mark + strconv.Itoa(n), nil
+	}}
+	v, err := d.Decode(data)
+	if err != nil || n == 0 {
+		return "", false
+	}
+	var find func(v any, path string) (string, bool)
+	find = func(v any, path string) (string, bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			if _, ok := x[mark]; ok {
+				return path, true
+			}
+			for k, y := range x {
+				if p, ok := find(y, path+"."+k); ok {
+					return p, true
+				}
+			}
+		case []any:
+			for i, y := range x {
+				if p, ok := find(y, path+"["+strconv.Itoa(i)+"]"); ok {
+					return p, true
+				}
+			}
+		}
+		return "", false
+	}
+	return find(v, "$")
 }
 
 // resultDecoder decodes a result's value: a dict key that is not a

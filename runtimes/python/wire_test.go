@@ -310,10 +310,10 @@ func TestWireEdges(t *testing.T) {
 			"a": []any{map[string]any{"null": map[string]any{"1": []any{true, map[string]any{"2.5": nil}}}}},
 			"b": []any{map[string]any{"3": int64(4)}}}, ""},
 		{"same-key", map[string]any{"case": "same-key"}, map[string]any{"1": "str"}, ""},
-		{"tuple-key", map[string]any{"case": "tuple-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not tuple"},
-		{"nan-key", map[string]any{"case": "nan-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant"},
-		{"inf-key", map[string]any{"case": "inf-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant"},
-		{"frozenset-key", map[string]any{"case": "frozenset-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not frozenset"},
+		{"tuple-key", map[string]any{"case": "tuple-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not tuple (a key of the dict at $.a)"},
+		{"nan-key", map[string]any{"case": "nan-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant (a key of the dict at $)"},
+		{"inf-key", map[string]any{"case": "inf-key"}, nil, "tool key returned a value that is not JSON: Out of range float values are not JSON compliant (a key of the dict at $.a[0])"},
+		{"frozenset-key", map[string]any{"case": "frozenset-key"}, nil, "tool key returned a value that is not JSON: keys must be str, int, float, bool or None, not frozenset (a key of the dict at $)"},
 	}
 	// The same conversion for a host call's arguments (the keys of
 	// ctx.call_tool's params).

@@ -1487,10 +1487,12 @@ class Worker:
             if cyc is not None:
                 self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _CYCLE % cyc))
                 return None
-            if isinstance(e, ValueError) and "Out of range float" in str(e):
+            if (isinstance(e, ValueError) and "Out of range float" in str(e)) or (isinstance(e, TypeError) and str(e).startswith("keys must be")):
                 # NaN or an infinity: named with its path, as MessagePack's
                 # walk names it (json.dumps's words named neither:
-                # TestNaNResultNamedAlike); a NaN key keeps its words.
+                # TestNaNResultNamedAlike); a key json.dumps refuses (a
+                # tuple, NaN) keeps its words and names its dict's path
+                # (TestRefusedKeyNamesItsDict).
                 bad = _not_json(r)
                 if bad is not None:
                     self._refuse(cid, name, bad)
@@ -1540,8 +1542,8 @@ class Worker:
     def _refuse(self, cid, name, bad):
         """Answer call cid with the InvalidResult of _not_json's finding."""
         path, what = bad
-        if isinstance(what, Exception):  # a dict key json.dumps refuses: its words
-            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, what))
+        if isinstance(what, Exception):  # a dict key json.dumps refuses: its words, and the dict's path
+            self._error(cid, "InvalidResult", "tool %s returned a value that is not JSON: %s" % (name, _KEY_AT % (what, path)))
         elif _is_int_note(what):
             self._error(cid, "InvalidResult", "tool %s returned %s at %s: %s" % (name, what, path, _INT_RANGE))
         elif what.startswith("bytes ("):
@@ -1958,6 +1960,12 @@ def _object_in(v):
         else:
             return path, type(x).__name__, False, x
     return None
+
+
+# A dict key json.dumps refuses, in its words, and the path of the dict
+# holding it (the words alone named no place: TestRefusedKeyNamesItsDict);
+# runtimes/python/msgpack.go keyPath words a tuple key over MessagePack alike.
+_KEY_AT = "%s (a key of the dict at %s)"
 
 
 def _not_json(v):
@@ -2489,7 +2497,14 @@ def load(path, pins=None):
             msg = str(e)
         except Exception:
             msg = "(str() of it failed)"
-        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, _sandbox_note(e)))
+        note = _sandbox_note(e)
+        if isinstance(e, ImportError) and msg.startswith("attempted relative import"):
+            # "from .helpers import f" as in a package: Python's words did
+            # not say how to import a module of the folder
+            # (TestRelativeImportSaysHow).
+            note = ("; a tool file and the modules of its folder are top-level modules, not a package's: "
+                    "modules of the tool's folder are imported by name, not relatively (import helpers, from helpers import f)")
+        raise LoadError("%s: %s while loading%s%s%s" % (where, type(e).__name__, ": " + msg if msg else "", inner, note))
 
     agents, loose_classes, imported = [], [], []
     # Tools and an @Agent class imported from modules of the tool's
