@@ -42,13 +42,13 @@ func (c *Config) Validate() error {
 		if p == "" {
 			v.bad(fmt.Sprintf("plugins[%d]", i), "empty folder name")
 		}
-		v.tildeUser(fmt.Sprintf("plugins[%d]", i), p)
+		v.pathSetting(fmt.Sprintf("plugins[%d]", i), p)
 	}
-	v.tildeUser("data", c.Data)
-	v.tildeUser("spaces", c.Spaces)
-	v.tildeUser("audit.path", c.Audit.Path)
+	v.pathSetting("data", c.Data)
+	v.pathSetting("spaces", c.Spaces)
+	v.pathSetting("audit.path", c.Audit.Path)
 	for _, folder := range sortedKeys(c.Trust.Folders) {
-		v.tildeUser(joinKey("trust.folders", folder), folder)
+		v.pathSetting(joinKey("trust.folders", folder), folder)
 	}
 	if c.Data == "" {
 		v.bad("data", "empty data directory")
@@ -438,13 +438,31 @@ func (v *validator) badAt(line int, path, msg string) {
 	v.errs.add(&Error{File: file, Line: line, Path: path, Msg: msg})
 }
 
-// tildeUser refuses a path setting p that starts with "~name" for a name
+// pathSetting refuses a path setting p that starts with "~name" for a name
 // no account has (ExpandHome left it as it was): it would be a folder
-// named "~name" in the working directory, made without a word.
-func (v *validator) tildeUser(path, p string) {
+// named "~name" in the working directory, made without a word. So would
+// one naming an environment variable ($HOME/aios), which the
+// configuration does not expand (TestPathEnvVariableRefused).
+func (v *validator) pathSetting(path, p string) {
 	if name := tildeUser(p); name != "" {
 		v.bad(path, fmt.Sprintf("%q: no account is named %s, whose home folder ~%s would be (write the folder's path; \"~/\" is your own home folder)", p, name, name))
+		return
 	}
+	if ref := EnvReference(p); ref != "" {
+		v.bad(path, fmt.Sprintf("%q: the configuration expands no environment variables, so %s would be a folder of that name (write the folder's path; \"~/\" is your own home folder)", p, ref))
+	}
+}
+
+// envRefRE matches what a shell ($NAME, ${NAME}) or Windows (%NAME%)
+// would read as an environment variable.
+var envRefRE = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_()]*%`)
+
+// EnvReference returns the first environment variable p names as a shell
+// or Windows would expand it ("$HOME", "${XDG_DATA_HOME}", "%APPDATA%"),
+// or "". The configuration expands none: such a path is a folder with that
+// name.
+func EnvReference(p string) string {
+	return envRefRE.FindString(p)
 }
 
 func (v *validator) positive(path string, n int) {

@@ -217,6 +217,12 @@ func (c *cli) newHost(ctx context.Context, log *slog.Logger, opts hostOptions) (
 	if err := mcpserver.AddDefaultAgent(cfg); err != nil {
 		return nil, err
 	}
+	// The rest of the mcp section (tools_list, stdin_drain, http), which
+	// the MCP server reads after loading, as well: a mistake there was
+	// found after every plugin had loaded (TestRunMCPSectionCheckedFirst).
+	if _, err := mcpserver.LoadConfig(cfg); err != nil {
+		return nil, err
+	}
 	// mcp.servers is read before anything loads: a mistake there was
 	// reported only after every plugin had loaded (and left the python
 	// workers' control-group folders behind; TestNewHostFailureClosesAll).

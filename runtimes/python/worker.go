@@ -319,6 +319,9 @@ func (p *Provider) startWorker(ctx context.Context) (*worker, *abi.ToolRegister,
 	if err := p.sendPins(gateW, cfg.StartupTimeout); err != nil {
 		_ = gateW.Close()
 		w.abort()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, nil, fmt.Errorf("%s: the python worker did not take its pins within %v (runtimes.python.startup_timeout; raise it on a slow machine)%s", p.path, cfg.StartupTimeout, w.stderrNote())
+		}
 		return nil, nil, fmt.Errorf("%s: sending the python worker its pins: %v%s", p.path, err, w.stderrNote())
 	}
 	_ = gateW.Close()
@@ -480,7 +483,7 @@ func (w *worker) startError(ctx context.Context, err error, timeout time.Duratio
 			at = "its import was at " + l + "; "
 		}
 		w.killAll()
-		return fmt.Errorf("%s: the python worker did not register within %v (%sa long-running import or a loop at module level?)%s", w.p.path, timeout, at, w.stderrNote())
+		return fmt.Errorf("%s: the python worker did not register within %v (runtimes.python.startup_timeout; %sa long-running import or a loop at module level?)%s", w.p.path, timeout, at, w.stderrNote())
 	}
 	var fe *abi.FrameTooLargeError
 	if errors.As(err, &fe) {
