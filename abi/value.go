@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -489,7 +487,8 @@ func jsonRoundTrip(v any, path string, b *budget) (any, error) {
 	if err := unmarshalUseNumber(text, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if at, lit, ok := wideInteger(raw, path, 0); ok {
+	if rel, lit, ok := wire.WideInteger(raw); ok {
+		at := path + rel
 		// A Go integer past int64 and uint64 (a *big.Int, alone or in a
 		// struct), written by encoding/json as its digits, was read back
 		// as the nearest float, another number, without a word.
@@ -509,49 +508,6 @@ func jsonRoundTrip(v any, path string, b *budget) (any, error) {
 		}
 	}
 	return out, nil
-}
-
-// wideInteger finds, in v decoded with json.Number, an integer literal
-// past the int64 and uint64 ranges: its path (under path, members in
-// sorted order) and its text.
-func wideInteger(v any, path string, depth int) (string, string, bool) {
-	if depth > wire.MaxDepth {
-		return "", "", false // Normalize refuses the depth
-	}
-	switch x := v.(type) {
-	case json.Number:
-		s := string(x)
-		if n, ok := wire.Number(s); ok && isIntText(s) {
-			if _, f := n.(float64); f {
-				return path, s, true
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if p, s, ok := wideInteger(e, path+"["+strconv.Itoa(i)+"]", depth+1); ok {
-				return p, s, true
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if p, s, ok := wideInteger(x[k], path+"."+k, depth+1); ok {
-				return p, s, true
-			}
-		}
-	}
-	return "", "", false
-}
-
-// isIntText reports whether s is a JSON integer literal (no fraction, no
-// exponent).
-func isIntText(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // UnmarshalJSONValue decodes JSON into *out in canonical form (numbers as

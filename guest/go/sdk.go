@@ -525,7 +525,11 @@ func jsonGeneric(v any) (any, error) {
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.UseNumber()
 		if dec.Decode(&raw) == nil {
-			if at, lit, ok := wideInteger(raw, "", 0); ok {
+			if at, lit, ok := wire.WideInteger(raw); ok {
+				// "name.inner: ", "[0]: ", or "" for the value itself.
+				if at = strings.TrimPrefix(at, "."); at != "" {
+					at += ": "
+				}
 				if len(lit) > 40 {
 					lit = lit[:40] + "… (" + strconv.Itoa(len(lit)) + " digits)"
 				}
@@ -555,51 +559,6 @@ func hasFloat(v any, depth int) bool {
 		}
 	}
 	return false
-}
-
-// wideInteger finds, in v decoded with json.Number, an integer literal
-// past the int64 and uint64 ranges: its path ("" for v itself, else the
-// members and indexes to it and ": ", members in sorted order) and text.
-func wideInteger(v any, path string, depth int) (string, string, bool) {
-	if depth > wire.MaxDepth {
-		return "", "", false
-	}
-	switch x := v.(type) {
-	case json.Number:
-		s := strings.TrimPrefix(string(x), "-")
-		if s != "" && strings.Trim(s, "0123456789") == "" {
-			if n, ok := wire.Number(string(x)); ok {
-				if _, f := n.(float64); f {
-					if path != "" {
-						path += ": "
-					}
-					return path, string(x), true
-				}
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if p, s, ok := wideInteger(e, path+"["+strconv.Itoa(i)+"]", depth+1); ok {
-				return p, s, true
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			sub := k
-			if path != "" {
-				sub = path + "." + k
-			}
-			if p, s, ok := wideInteger(x[k], sub, depth+1); ok {
-				return p, s, true
-			}
-		}
-	}
-	return "", "", false
 }
 
 // schemaValue returns a tool's schema as a canonical generic value. A

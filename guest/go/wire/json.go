@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // FromJSON decodes JSON into a canonical generic value (integers as int64,
@@ -89,4 +91,50 @@ func isIntLiteral(s string) bool {
 		}
 	}
 	return true
+}
+
+// WideInteger finds, in v decoded with json.Number (a json.Decoder's
+// UseNumber), an integer literal past the int64 and uint64 ranges, which
+// Number reads as the nearest float64, another number: its path from v
+// (".name" for a member, members in sorted order; "[i]" for an element;
+// "" for v itself) and its text. Values deeper than MaxDepth are not
+// looked at.
+func WideInteger(v any) (path, lit string, ok bool) {
+	return wideInteger(v, "", 0)
+}
+
+func wideInteger(v any, path string, depth int) (string, string, bool) {
+	if depth > MaxDepth {
+		return "", "", false
+	}
+	switch x := v.(type) {
+	case json.Number:
+		s := string(x)
+		if d := strings.TrimPrefix(s, "-"); d == "" || strings.Trim(d, "0123456789") != "" {
+			return "", "", false // not an integer literal
+		}
+		if n, ok := Number(s); ok {
+			if _, f := n.(float64); f {
+				return path, s, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, s, ok := wideInteger(e, path+"["+strconv.Itoa(i)+"]", depth+1); ok {
+				return p, s, true
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if p, s, ok := wideInteger(x[k], path+"."+k, depth+1); ok {
+				return p, s, true
+			}
+		}
+	}
+	return "", "", false
 }
