@@ -65,13 +65,31 @@ func (f showFlags) set(fs *flag.FlagSet) []string {
 
 // parseShowTime reads an RFC 3339 time or a duration before now.
 func parseShowTime(s string, now time.Time) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+	if t, err := time.Parse(time.RFC3339Nano, rfc3339Go(s)); err == nil {
 		return t, nil
 	}
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return now.Add(-d), nil
 	}
 	return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time (2026-12-02T15:04:05Z) nor a duration before now (1h, 30m)", s)
+}
+
+// rfc3339Go is s, an RFC 3339 time in a form RFC 3339 allows that Go's
+// time.RFC3339 does not (5.6: a space for the "T", as `date
+// --rfc-3339=seconds` prints; a lower-case "t" and "z"), in Go's form.
+// Other text is returned as it is.
+func rfc3339Go(s string) string {
+	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' {
+		return s
+	}
+	b := []byte(s)
+	if b[10] == ' ' || b[10] == 't' {
+		b[10] = 'T'
+	}
+	if b[len(b)-1] == 'z' {
+		b[len(b)-1] = 'Z'
+	}
+	return string(b)
 }
 
 func (f showFlags) filter(now time.Time) (auditFilter, error) {
