@@ -560,8 +560,11 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 		w.throw("setTimeout: the first argument must be a function")
 	}
 	ms := fc.Argument(1).ToFloat()
-	if ms != ms || ms < 0 {
-		ms = 0
+	if ms != ms || ms < 1 {
+		// Below 1 ms (0, negative, NaN) node takes 1 ms: a setTimeout(f, 0)
+		// set after a setTimeout(g, 1) fires after it
+		// (TestTimersFireInDueOrder).
+		ms = 1
 	}
 	if ms > math.MaxInt32 {
 		// Past 2^31-1 ms node fires after 1 ms (browsers take ToInt32 of
@@ -576,7 +579,7 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	}
 	s := w.session()
 	if s.timers == nil {
-		s.timers = make(map[int64]*time.Timer)
+		s.timers = make(map[int64]*jsTimer)
 	}
 	w.timerSeq++
 	id := w.timerSeq
@@ -585,18 +588,48 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if d > 24*time.Hour {
 		d = 24 * time.Hour // never fires before the deadline anyway
 	}
-	s.timers[id] = time.AfterFunc(d, func() {
-		s.post(w, job{sess: s, run: func() error {
-			if _, ok := s.timers[id]; !ok {
-				return nil
-			}
-			delete(s.timers, id)
-			s.pending--
-			_, err := fn(goja.Undefined(), args...)
-			return err
-		}})
+	jt := &jsTimer{due: time.Now().Add(d), fn: fn, args: args}
+	s.timers[id] = jt
+	// The Go timer only wakes the loop: the job runs the timer due first
+	// (the earliest, the first set of those due at once), as node does.
+	// Each timer's own Go timer posting its own callback ran timers set
+	// with the same delay in any order (TestTimersFireInDueOrder).
+	jt.t = time.AfterFunc(d, func() {
+		s.post(w, job{sess: s, run: func() error { return s.fireDue() }})
 	})
 	return w.vm.ToValue(id)
+}
+
+// jsTimer is a setTimeout of a call: when it is due, what it runs.
+type jsTimer struct {
+	t    *time.Timer
+	due  time.Time
+	fn   goja.Callable
+	args []goja.Value
+}
+
+// fireDue runs the callback of the timer due first among those whose
+// time has come, if any: each Go timer that fires runs one, so every
+// timer runs once, in node's order, whichever Go timer fired first.
+func (s *session) fireDue() error {
+	now := time.Now()
+	var first int64
+	var ft *jsTimer
+	for id, jt := range s.timers {
+		if jt.due.After(now) {
+			continue
+		}
+		if ft == nil || jt.due.Before(ft.due) || (jt.due.Equal(ft.due) && id < first) {
+			first, ft = id, jt
+		}
+	}
+	if ft == nil {
+		return nil
+	}
+	delete(s.timers, first)
+	s.pending--
+	_, err := ft.fn(goja.Undefined(), ft.args...)
+	return err
 }
 
 func (w *worker) nativeClearTimeout(fc goja.FunctionCall) goja.Value {
@@ -606,7 +639,7 @@ func (w *worker) nativeClearTimeout(fc goja.FunctionCall) goja.Value {
 	id := fc.Argument(0).ToInteger()
 	s := w.cs.sess
 	if t, ok := s.timers[id]; ok {
-		t.Stop()
+		t.t.Stop()
 		delete(s.timers, id)
 		s.pending--
 	}

@@ -245,7 +245,7 @@ type callState struct {
 type session struct {
 	done    chan struct{}
 	pending int
-	timers  map[int64]*time.Timer
+	timers  map[int64]*jsTimer
 	// hostOps counts the host calls in flight by name (ctx.spaces.write):
 	// a handler that returns while one runs did not await it.
 	hostOps map[string]int
@@ -619,7 +619,7 @@ func (w *worker) invoke(ctx context.Context, idx int, call *abi.ToolCall, env ab
 			}
 			close(s.done)
 			for _, t := range s.timers {
-				t.Stop()
+				t.t.Stop()
 			}
 		}
 		w.cs = callState{}
