@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -125,12 +126,7 @@ func wideInteger(v any, path string, depth int) (string, string, bool) {
 			}
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if p, s, ok := wideInteger(x[k], path+"."+k, depth+1); ok {
 				return p, s, true
 			}
