@@ -198,12 +198,6 @@ var permissionLevels = map[string]bool{abi.PermissionPublic: true, abi.Permissio
 
 var authSchemes = map[string]bool{"oauth2": true, "api_key": true, "bearer": true, "mtls": true}
 
-// "Ed25519" is RFC 9864's fully-specified name for EdDSA over Ed25519,
-// which trust.VerifyCard takes in the signature member as in the JWS
-// header (docs/trust.md); the card check refused it before the
-// signature was looked at (TestSignatureMemberEd25519).
-var cardAlgorithms = map[string]bool{"RS256": true, "ES256": true, "EdDSA": true, "Ed25519": true}
-
 // CardError is a validation error naming the card and the field.
 type CardError struct {
 	Source string // file name or URL
@@ -771,7 +765,10 @@ func (c *Card) validate() error {
 		if s.Algorithm == "" {
 			return fail("signature.algorithm", "required, must not be empty (RS256, ES256, EdDSA or Ed25519)")
 		}
-		if !cardAlgorithms[s.Algorithm] {
+		if !trust.CardAlgorithm(s.Algorithm) {
+			// trust.VerifyCard's own list: "Ed25519", which it takes,
+			// was refused here before the signature was looked at
+			// (TestSignatureMemberEd25519).
 			return fail("signature.algorithm", "%q is not RS256, ES256, EdDSA or Ed25519", s.Algorithm)
 		}
 		switch {

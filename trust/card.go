@@ -82,6 +82,12 @@ func Algorithms() []jose.SignatureAlgorithm {
 	return []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
 }
 
+// CardAlgorithm reports whether a card's signature member may name alg:
+// one of Algorithms, or "Ed25519", RFC 9864's name for EdDSA over Ed25519.
+func CardAlgorithm(alg string) bool {
+	return slices.Contains(Algorithms(), jose.SignatureAlgorithm(cardAlg(alg)))
+}
+
 // Sentinel errors; a *VerifyError wraps one of them (errors.Is works).
 var (
 	ErrUnsigned   = errors.New("card is not signed")
