@@ -575,7 +575,7 @@ func idTypeProblem(raw []byte) string {
 	}
 	shown := string(id)
 	if len(shown) > 40 {
-		shown = shown[:30] + fmt.Sprintf("… (%d bytes)", len(shown))
+		shown = wire.CutText(shown, 30, "") + fmt.Sprintf("… (%d bytes)", len(shown))
 	}
 	return fmt.Sprintf("id must be a string or an integer (MCP), got %s", shown)
 }

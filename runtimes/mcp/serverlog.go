@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/internal/linebudget"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // A server's log messages (notifications/message). The TypeScript and
@@ -80,13 +80,9 @@ func (s *server) serverLog(params json.RawMessage) {
 	if p.Logger != "" {
 		attrs = append(attrs, "logger", p.Logger)
 	}
-	if len(text) > maxStderrLine {
-		n := maxStderrLine
-		for n > 0 && !utf8.RuneStart(text[n]) {
-			n--
-		}
-		attrs = append(attrs, "truncated_bytes", len(text)-n)
-		text = text[:n]
+	if cut := wire.CutText(text, maxStderrLine, ""); len(cut) < len(text) {
+		attrs = append(attrs, "truncated_bytes", len(text)-len(cut))
+		text = cut
 	}
 	log.Log(ctx, level, strings.ToValidUTF8(text, "\uFFFD"), attrs...)
 }

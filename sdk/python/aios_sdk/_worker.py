@@ -1964,7 +1964,7 @@ def _object_in(v):
 
 # A dict key json.dumps refuses, in its words, and the path of the dict
 # holding it (the words alone named no place: TestRefusedKeyNamesItsDict);
-# runtimes/python/msgpack.go keyPath words a tuple key over MessagePack alike.
+# runtimes/python/msgpack.go (withKeyPath) words a tuple key over MessagePack alike.
 _KEY_AT = "%s (a key of the dict at %s)"
 
 
@@ -2146,7 +2146,7 @@ def _refuse_args(op, objects=False):
         raise TypeError("%s arguments: Object of type %s is not JSON serializable (at %s)" % (op.op, found[1], found[0])) from None
     path, what = bad
     if isinstance(what, Exception):  # a dict key json.dumps refuses: its words, where
-        raise type(what)("%s arguments: %s (a key of the dict at %s)" % (op.op, what, path)) from None
+        raise type(what)("%s arguments: " % op.op + _KEY_AT % (what, path)) from None
     if _is_int_note(what):
         raise ValueError("%s arguments: %s at %s: %s" % (op.op, what, path, _INT_RANGE_ARGS)) from None
     err = ValueError if what.startswith("the float") else TypeError
