@@ -694,7 +694,8 @@ func checkPermission(caller string, maxPerm int8, e *registry.Entry, nested *fra
 // checkRate applies the caller's, the tool's, the provider's and the
 // global limit, in that order. A call refused by a later limiter gets back
 // the tokens the earlier ones gave it (ratelimit.Limiter.RefundLate), so a
-// refused call spends no token anywhere. With e nil (a read outside any
+// refused call spends no token anywhere, unless the refusal comes more
+// than one interval of an earlier limiter after now (see refuse). With e nil (a read outside any
 // tool, ReadSpaceAs) only the caller's and the global limit apply.
 //
 // All limiters are asked at now, one clock reading for all of them (the
@@ -708,11 +709,13 @@ func (h *Host) checkRate(now time.Time, callerLim *ratelimit.Limiter, caller str
 			if rateRefusePause != nil {
 				rateRefusePause()
 			}
-			// Given back as of now, not of the check: a refund
-			// long after the token was taken (this goroutine not
-			// scheduled for a while) gives nothing back, since the
-			// bucket may have filled by itself and lent that token
-			// again meanwhile (TestRateRefundAfterLongPauseLendsNothing).
+			// Given back as of the refusal's time: when more than
+			// one interval of the limiter has passed since now
+			// (the call judged at its start, or this goroutine not
+			// scheduled for a while), nothing is given back, since
+			// the bucket may have filled by itself and lent that
+			// token again meanwhile; the refused call spends it
+			// (TestRateRefundAfterLongPauseLendsNothing).
 			later := rateNow()
 			for _, t := range taken[:n] {
 				t.RefundLate(now, later)
