@@ -2,6 +2,7 @@ package js
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"fmt"
 	"log/slog"
@@ -588,8 +589,9 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	if d > 24*time.Hour {
 		d = 24 * time.Hour // never fires before the deadline anyway
 	}
-	jt := &jsTimer{due: time.Now().Add(d), fn: fn, args: args}
+	jt := &jsTimer{id: id, due: time.Now().Add(d), fn: fn, args: args}
 	s.timers[id] = jt
+	heap.Push(&s.due, jt)
 	// The Go timer only wakes the loop: the job runs the timer due first
 	// (the earliest, the first set of those due at once), as node does.
 	// Each timer's own Go timer posting its own callback ran timers set
@@ -600,36 +602,54 @@ func (w *worker) nativeSetTimeout(fc goja.FunctionCall) goja.Value {
 	return w.vm.ToValue(id)
 }
 
-// jsTimer is a setTimeout of a call: when it is due, what it runs.
+// jsTimer is a setTimeout of a call: its id, when it is due, what it runs.
 type jsTimer struct {
 	t    *time.Timer
+	id   int64
 	due  time.Time
 	fn   goja.Callable
 	args []goja.Value
+}
+
+// timerQueue is a call's timers by due time, the first set first of those
+// due at once (a min-heap; container/heap). A cleared timer stays in it,
+// gone from session.timers, until it comes up.
+type timerQueue []*jsTimer
+
+func (q timerQueue) Len() int { return len(q) }
+func (q timerQueue) Less(i, j int) bool {
+	return q[i].due.Before(q[j].due) || q[i].due.Equal(q[j].due) && q[i].id < q[j].id
+}
+func (q timerQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *timerQueue) Push(x any)   { *q = append(*q, x.(*jsTimer)) }
+func (q *timerQueue) Pop() any {
+	old := *q
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	return t
 }
 
 // fireDue runs the callback of the timer due first among those whose
 // time has come, if any: each Go timer that fires runs one, so every
 // timer runs once, in node's order, whichever Go timer fired first.
 func (s *session) fireDue() error {
-	now := time.Now()
-	var first int64
-	var ft *jsTimer
-	for id, jt := range s.timers {
-		if jt.due.After(now) {
+	for len(s.due) > 0 {
+		ft := s.due[0]
+		if s.timers[ft.id] != ft { // cleared
+			heap.Pop(&s.due)
 			continue
 		}
-		if ft == nil || jt.due.Before(ft.due) || (jt.due.Equal(ft.due) && id < first) {
-			first, ft = id, jt
+		if ft.due.After(time.Now()) {
+			return nil
 		}
+		heap.Pop(&s.due)
+		delete(s.timers, ft.id)
+		s.pending--
+		_, err := ft.fn(goja.Undefined(), ft.args...)
+		return err
 	}
-	if ft == nil {
-		return nil
-	}
-	delete(s.timers, first)
-	s.pending--
-	_, err := ft.fn(goja.Undefined(), ft.args...)
-	return err
+	return nil
 }
 
 func (w *worker) nativeClearTimeout(fc goja.FunctionCall) goja.Value {

@@ -246,6 +246,7 @@ type session struct {
 	done    chan struct{}
 	pending int
 	timers  map[int64]*jsTimer
+	due     timerQueue // the timers by due time (fireDue)
 	// hostOps counts the host calls in flight by name (ctx.spaces.write):
 	// a handler that returns while one runs did not await it.
 	hostOps map[string]int
