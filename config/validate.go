@@ -438,19 +438,29 @@ func (v *validator) badAt(line int, path, msg string) {
 	v.errs.add(&Error{File: file, Line: line, Path: path, Msg: msg})
 }
 
-// pathSetting refuses a path setting p that starts with "~name" for a name
-// no account has (ExpandHome left it as it was): it would be a folder
-// named "~name" in the working directory, made without a word. So would
-// one naming an environment variable ($HOME/aios), which the
-// configuration does not expand (TestPathEnvVariableRefused).
+// pathSetting refuses a path setting p that PathProblem finds wrong.
 func (v *validator) pathSetting(path, p string) {
+	if msg := PathProblem(p); msg != "" {
+		v.bad(path, msg)
+	}
+}
+
+// PathProblem says what is wrong with a path setting p (after ExpandHome),
+// "" when nothing is: one that starts with "~name" for a name no account
+// has (ExpandHome left it as it was) would be a folder named "~name" in
+// the working directory, made without a word; so would one naming an
+// environment variable ($HOME/aios), which the configuration does not
+// expand (TestPathEnvVariableRefused). Every section's path settings ask
+// it (server.socket, discovery.dirs, runtimes.wasm.cache_dir, …:
+// TestSectionPathEnvVariableRefused); the message starts with p quoted.
+func PathProblem(p string) string {
 	if name := tildeUser(p); name != "" {
-		v.bad(path, fmt.Sprintf("%q: no account is named %s, whose home folder ~%s would be (write the folder's path; \"~/\" is your own home folder)", p, name, name))
-		return
+		return fmt.Sprintf("%q: no account is named %s, whose home folder ~%s would be (write the folder's path; \"~/\" is your own home folder)", p, name, name)
 	}
 	if ref := EnvReference(p); ref != "" {
-		v.bad(path, fmt.Sprintf("%q: the configuration expands no environment variables, so %s would be a folder of that name (write the folder's path; \"~/\" is your own home folder)", p, ref))
+		return fmt.Sprintf("%q: the configuration expands no environment variables, so %s would be a folder of that name (write the folder's path; \"~/\" is your own home folder)", p, ref)
 	}
+	return ""
 }
 
 // envRefRE matches what a shell ($NAME, ${NAME}) or Windows (%NAME%)

@@ -176,6 +176,26 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for i := range c.Keys {
 		c.Keys[i].JWKS = config.ExpandHome(c.Keys[i].JWKS)
 	}
+	// A "~name" of no account or an environment variable ($HOME, which
+	// the file does not expand) named a folder that is not there: nothing
+	// was watched, without a word (TestSectionPathEnvVariableRefused).
+	for _, ds := range []struct {
+		key  string
+		dirs []string
+	}{{"discovery.dirs", c.Dirs}, {"discovery.desktop_dirs", c.DesktopDirs}} {
+		for i, d := range ds.dirs {
+			if msg := config.PathProblem(d); msg != "" {
+				p := fmt.Sprintf("%s[%d]", ds.key, i)
+				return c, fmt.Errorf("%s: %s: %s", cfg.Where(p), p, msg)
+			}
+		}
+	}
+	for i, k := range c.Keys {
+		if msg := config.PathProblem(k.JWKS); msg != "" {
+			p := fmt.Sprintf("discovery.keys[%d].jwks", i)
+			return c, fmt.Errorf("%s: %s: %s", cfg.Where(p), p, msg)
+		}
+	}
 	return c, nil
 }
 

@@ -157,6 +157,10 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	// and server.signing_key (README "Configuration").
 	if h.JWKSFile != "" {
 		h.JWKSFile = config.ExpandHome(h.JWKSFile)
+		if msg := config.PathProblem(h.JWKSFile); msg != "" {
+			// $HOME/jwks.json: the file expands no variables (TestSectionPathEnvVariableRefused).
+			return c, fmt.Errorf("%s: mcp.http.jwks_file: %s", cfg.Where("mcp.http.jwks_file"), msg)
+		}
 		if !filepath.IsAbs(h.JWKSFile) && cfg.File != "" {
 			h.JWKSFile = filepath.Join(filepath.Dir(cfg.File), h.JWKSFile)
 		}

@@ -216,6 +216,18 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for i := range c.Tokens {
 		c.Tokens[i].TokenFile = config.ExpandHome(c.Tokens[i].TokenFile)
 	}
+	// A "~name" of no account or an environment variable ($XDG_RUNTIME_DIR,
+	// which the file does not expand) made a folder of that name in the
+	// working directory (TestSectionPathEnvVariableRefused).
+	paths := []struct{ key, p string }{{"server.socket", c.Socket}, {"server.signing_key", c.SigningKey}}
+	for i, t := range c.Tokens {
+		paths = append(paths, struct{ key, p string }{fmt.Sprintf("server.tokens[%d].token_file", i), t.TokenFile})
+	}
+	for _, s := range paths {
+		if msg := config.PathProblem(s.p); msg != "" {
+			return c, fmt.Errorf("%s: %s: %s", cfg.Where(s.key), s.key, msg)
+		}
+	}
 	// Two keys naming one uid ("1001" and "01001") would each set its
 	// agent, the last in Go's map order winning: the peer one agent on
 	// one start and another on the next.

@@ -304,6 +304,10 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 		}
 	}
 	sc.Dir = config.ExpandHome(sc.Dir) // "~/": the home folder, as for sandbox paths
+	if msg := config.PathProblem(sc.Dir); msg != "" {
+		// $HOME/srv: the file expands no variables (TestSectionPathEnvVariableRefused).
+		return sc, fmt.Errorf("dir: %s", msg)
+	}
 	if sc.Dir != "" && !filepath.IsAbs(sc.Dir) && base != "" {
 		sc.Dir = filepath.Join(base, sc.Dir)
 	}
@@ -332,6 +336,10 @@ func (sc ServerConfig) normalize(name, base string) (ServerConfig, error) {
 			for i, p := range l.in {
 				if p == "" {
 					return sc, fmt.Errorf("sandbox.%s[%d]: empty path", l.key, i)
+				}
+				if msg := config.PathProblem(config.ExpandHome(p)); msg != "" {
+					// read: [$HOME/docs] granted a folder that is not there.
+					return sc, fmt.Errorf("sandbox.%s[%d]: %s", l.key, i, msg)
 				}
 				if p == "~" || strings.HasPrefix(p, "~/") {
 					// $HOME, else the account database's (config.HomeDir).

@@ -147,6 +147,13 @@ func (c *Config) check() error {
 	// it in a config file); "python3" is still looked up in PATH.
 	c.Interpreter = config.ExpandHome(c.Interpreter)
 	c.SDKPath = config.ExpandHome(c.SDKPath)
+	// $VENV/bin/python3 was looked for literally, and failed at the
+	// first call as an interpreter not found (TestSectionPathEnvVariableRefused).
+	for _, s := range []struct{ key, p string }{{"interpreter", c.Interpreter}, {"sdk_path", c.SDKPath}} {
+		if msg := config.PathProblem(s.p); msg != "" {
+			return fmt.Errorf("runtimes.python.%s: %s", s.key, msg)
+		}
+	}
 	if c.StartupTimeout == 0 {
 		c.StartupTimeout = DefaultStartupTimeout
 	}

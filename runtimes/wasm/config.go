@@ -153,6 +153,10 @@ func (c Config) withDefaults() (Config, error) {
 	// "~/" is the home folder, as in every path of the config (README
 	// "Configuration"), not a folder named "~" in the working directory.
 	c.CacheDir = config.ExpandHome(c.CacheDir)
+	// Nor a folder named "$HOME" (TestSectionPathEnvVariableRefused).
+	if msg := config.PathProblem(c.CacheDir); msg != "" {
+		return c, fmt.Errorf("runtimes.wasm.cache_dir: %s", msg)
+	}
 	if c.MemoryLimitPages == 0 {
 		c.MemoryLimitPages = 4096
 	}
