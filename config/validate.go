@@ -34,6 +34,10 @@ var toolPatternRE = regexp.MustCompile(`^[A-Za-z0-9_.*?\-]{1,128}$`)
 // MinSyncInterval is the shortest audit.sync_interval taken.
 const MinSyncInterval = 10 * time.Millisecond
 
+// MaxAuditBuffer is the most records audit.buffer lets wait between the
+// calls and the audit writer.
+const MaxAuditBuffer = 1 << 20
+
 // Validate checks every value and reports all problems at once, each naming
 // its key path (and line, when the configuration came from a file).
 func (c *Config) Validate() error {
@@ -69,6 +73,12 @@ func (c *Config) Validate() error {
 		}
 		v.positive("audit.sync_every", a.SyncEvery)
 		v.positive("audit.buffer", a.Buffer)
+		if a.Buffer > MaxAuditBuffer {
+			// The queue holds that many records in memory when the disk
+			// is slow, and a crash loses them: buffer: 1000000000 was
+			// taken (TestAuditBufferBounded).
+			v.bad("audit.buffer", fmt.Sprintf("%d is more than %d records waiting in memory (a crash loses them; the default is 8192)", a.Buffer, MaxAuditBuffer))
+		}
 		if a.FlushDelay < 0 || a.FlushDelay > time.Second {
 			v.bad("audit.flush_delay", fmt.Sprintf("%s is not between 0 and 1s", a.FlushDelay))
 		}

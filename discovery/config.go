@@ -67,6 +67,9 @@ func (c Config) VersionCommandAllowed(kind string, tl abi.TrustLevel) bool {
 // DefaultDebounce is the quiet time after the last event on a file.
 const DefaultDebounce = 50 * time.Millisecond
 
+// MaxDebounce is the longest discovery.debounce taken.
+const MaxDebounce = 10 * time.Second
+
 // MinRemoteRefresh is the shortest discovery.remote_refresh taken.
 const MinRemoteRefresh = 100 * time.Millisecond
 
@@ -86,6 +89,12 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 		if d.v < 0 {
 			return c, fmt.Errorf("%s: discovery.%s: %s is negative (leave it out, or 0, for the default)", cfg.Where("discovery."+d.key), d.key, d.v)
 		}
+	}
+	// A unit's reload waits up to ten times the debounce after its first
+	// change: debounce: 1h held a changed plugin's old version for ten
+	// hours, without a word (TestDebounceBounded).
+	if c.Debounce > MaxDebounce {
+		return c, fmt.Errorf("%s: discovery.debounce: %s is more than %s: it is the quiet time before a changed file is loaded, and a reload may wait ten times it (leave it out, or 0, for the default %s)", cfg.Where("discovery.debounce"), c.Debounce, MaxDebounce, DefaultDebounce)
 	}
 	// The timers of remote_refresh fire back to back at a tiny period
 	// (1ns, or 1ms written for 1m): an idle host burnt a third of a core
