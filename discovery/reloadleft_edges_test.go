@@ -83,9 +83,10 @@ func TestWatchFailureLogged(t *testing.T) {
 // discovery.debounce (a build, a tool writing beside itself) put its
 // reload off for as long as the writes went on. Now a unit's reload waits
 // at most maxDebounce after the first of its changes. Here the debounce
-// is 1 h and the cap 20 ms: the edit is loaded while the writes go on.
+// is 10 s (the most taken) and the cap 20 ms: the edit is loaded while
+// the writes go on.
 func TestDebounceCapped(t *testing.T) {
-	env := newEnvWith(t, "debounce: 1h\n", func(dir string) {
+	env := newEnvWith(t, "debounce: 10s\n", func(dir string) {
 		writeFake(t, filepath.Join(dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "1.0.0", Tools: []string{"p"}})
 	}, func(o *Options) { o.maxDelay = 20 * time.Millisecond })
 	writeFake(t, filepath.Join(env.dir, "p", "tool.fake"), fakeSpec{ID: "org.test.p", Version: "2.0.0", Tools: []string{"p"}})
