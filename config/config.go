@@ -71,9 +71,10 @@ type Config struct {
 	// shared holds the key paths whose value is an anchored node that was
 	// checked (and its keys' lines recorded) under another path.
 	shared map[string]bool
-	// nullLists holds the key paths of the lists the file gives as null
-	// (`methods:` with no value): they decode as no list, which for some
-	// keys means the opposite of an empty one (Validate refuses those).
+	// nullLists holds the key paths of the lists and mappings the file
+	// gives as null (`methods:` with no value): they decode as none, which
+	// for some keys means the opposite of an empty one, or another value
+	// than the operator meant (Validate refuses those).
 	nullLists map[string]bool
 }
 

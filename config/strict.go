@@ -57,8 +57,9 @@ func decodeStrict(root *yaml.Node, out any, file, prefix string, lines map[strin
 }
 
 // decodeStrictNulls is decodeStrict that also adds to nulls (when not nil)
-// the key paths of the lists the file gives as null (`methods:` with no
-// value), which decode as no list at all: see Config.nullLists.
+// the key paths of the lists and mappings the file gives as null
+// (`methods:` with no value), which decode as none at all: see
+// Config.nullLists.
 func decodeStrictNulls(root *yaml.Node, out any, file, prefix string, lines map[string]int, shared, nulls map[string]bool) error {
 	n := root
 	if n.Kind == yaml.DocumentNode {
@@ -212,6 +213,9 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string, via *yaml.Node
 	w.values[n.Line] = append(w.values[n.Line], valueAt{path, n, t.String()})
 	switch t.Kind() {
 	case reflect.Struct:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" && w.nulls != nil {
+			w.nulls[path] = true // (an agent's rate: per_caller's, not none)
+		}
 		if n.Kind != yaml.MappingNode {
 			return // Decode reports the type mismatch
 		}

@@ -148,6 +148,12 @@ func (c *Config) Validate() error {
 		ag := c.Agents[name]
 		v.caps(p+".grants", ag.Grants)
 		v.rate(p+".rate", ag.Rate, perCallerInstead(c.RateLimits.PerCaller))
+		if ag.Rate == nil && c.nullLists[p+".rate"] && c.RateLimits.PerCaller != nil {
+			// Decoded as no rate, which is per_caller's: an operator
+			// exempting the agent, as global: null lifts the global
+			// limit, had it held to per_caller silently.
+			v.bad(p+".rate", fmt.Sprintf("empty (null), which gives the agent rate_limits.per_caller's %v/s, as leaving it out does, not no limit: no agent is exempt from per_caller, but a per_second above what it will ever call is no limit; give one, or leave rate out", c.RateLimits.PerCaller.PerSecond))
+		}
 		if _, ok := PermissionRank(ag.MaxPermission); ag.MaxPermission != "" && !ok {
 			v.bad(p+".max_permission", fmt.Sprintf("%q is not one of public, low, medium, high, critical", ag.MaxPermission))
 		}

@@ -48,11 +48,14 @@ type Limiter struct {
 	// Name says what set the limit (the host: its config key), for the
 	// error of a refused call. Set it before the limiter is shared.
 	Name string
+	// shift coarsens the clock of a slow limiter: its units are 2^shift
+	// of the clock's (see New).
+	shift uint8
 	// The padding makes a Limiter exactly one 64-byte cache line (its
 	// size class is 64-byte aligned), so the compare-and-swap of one
 	// limiter never evicts an unrelated object from another core's cache
 	// (false sharing measured at -cpu 2: Registry.Resolve slowed 2.5×).
-	_ [64 - 56]byte
+	_ [64 - 57]byte
 }
 
 // New returns a limiter of perSecond tokens a second and a bucket of burst
@@ -60,15 +63,37 @@ type Limiter struct {
 // validation guarantees both; smaller values are raised to the minimum).
 func New(perSecond float64, burst int) *Limiter {
 	burst = max(burst, 1)
+	iv := math.Round(unitsPerSecond / perSecond) // +Inf for a rate of 0
+	// A bucket that takes longer than maxSpan to fill (a slow rate with a
+	// large burst: {per_second: 1e-8, burst: 100}, a quota of 100 calls
+	// that earns one back every three years) counts time in coarser
+	// units, 2^shift of the clock's, so that its whole burst fits: cut to
+	// maxSpan it held a single token. The coarser units are still less
+	// than a millionth of its interval. A bucket that would need them
+	// coarser than that (a burst beyond 2^41) keeps a tolerance of
+	// maxSpan, more calls than a host makes.
+	var shift uint8
+	if perSecond > 0 {
+		for shift < 62 && float64(burst)*iv > float64(maxSpan)*math.Ldexp(1, int(shift)) &&
+			iv >= math.Ldexp(1, int(shift)+21) {
+			shift++
+		}
+		iv = math.Round(iv / math.Ldexp(1, int(shift)))
+	}
 	interval := int64(maxSpan)
-	if iv := math.Round(unitsPerSecond / perSecond); perSecond > 0 && iv < maxSpan {
+	if perSecond > 0 && iv < maxSpan {
 		interval = max(int64(iv), 1)
+	} else if shift == 62 {
+		// A rate so slow (1e-300/s) that even the coarsest units
+		// cannot hold its burst's time: a token every maxSpan/burst of
+		// them is still never within the process's life.
+		interval = max(maxSpan/int64(burst), 1)
 	}
 	tolerance := int64(maxSpan)
 	if int64(burst) <= tolerance/interval {
 		tolerance = interval * int64(burst)
 	}
-	return &Limiter{interval: interval, tolerance: tolerance, perSecond: perSecond, burst: burst}
+	return &Limiter{interval: interval, tolerance: tolerance, perSecond: perSecond, burst: burst, shift: shift}
 }
 
 // PerSecond is the limiter's rate; Burst its bucket size.
@@ -93,12 +118,15 @@ func units(t time.Time) int64 {
 // Allow takes one token at time now. When the bucket is empty it takes
 // nothing and returns false and the time until it holds a token again.
 func (l *Limiter) Allow(now time.Time) (ok bool, retry time.Duration) {
-	t := units(now)
+	t := units(now) >> l.shift
 	for {
 		tat := l.tat.Load()
 		next := max(tat, t) + l.interval
 		if over := next - t - l.tolerance; over > 0 {
-			return false, time.Duration((over + 15) / 16)
+			if over > math.MaxInt64>>l.shift-15 {
+				return false, math.MaxInt64 // past what a Duration holds
+			}
+			return false, time.Duration((over<<l.shift + 15) / 16)
 		}
 		if l.tat.CompareAndSwap(tat, next) {
 			return true, 0
@@ -123,7 +151,7 @@ func (l *Limiter) Refund() {
 // it since, so a refund then added a token the bucket never lent (at 1/s
 // with a burst of 1, two calls let through in one instant).
 func (l *Limiter) RefundLate(at, now time.Time) {
-	if units(now)-units(at) < l.interval {
+	if (units(now)-units(at))>>l.shift < l.interval {
 		l.Refund()
 	}
 }
