@@ -252,6 +252,15 @@ type Discovery struct {
 	// folder such a link leads to again when it is another one
 	// (TestNestedLinkedFolderBack).
 	linkDirs map[string]os.FileInfo
+	// outDirs are the folders no other watch covers (outside the plugin
+	// folders: plugins/tool.js -> ~/dev/tool/dist/tool.js) that hold the
+	// files of fileLinks, each watched with the folder it was then
+	// (treeMu; outMu serializes watchLinkDirs): an edit there reloads the
+	// link (linksTo), and a folder removed and made again (a build
+	// cleaning dist/) is watched again at the next check of the roots
+	// (TestLinkedFileOutsideReloads).
+	outDirs map[string]os.FileInfo
+	outMu   sync.Mutex
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -775,6 +784,7 @@ func (d *Discovery) eventLoop() {
 		case <-roots.C:
 			d.checkRoots()
 			d.checkDangling()
+			d.watchLinkDirs()
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
@@ -1006,6 +1016,11 @@ func (d *Discovery) aliases(path string) []string {
 	d.treeMu.Lock()
 	defer d.treeMu.Unlock()
 	real, ok := d.treeReal[dir]
+	if _, out := d.outDirs[dir]; !ok && out {
+		// A folder watched for a link into it first, then entered as
+		// a linked provider folder: the one watch keeps the first name.
+		real, ok = dir, true
+	}
 	if !ok {
 		return nil
 	}
@@ -1044,7 +1059,6 @@ func (d *Discovery) trackLink(p string) {
 		}
 	}
 	d.treeMu.Lock()
-	defer d.treeMu.Unlock()
 	if dangling {
 		if d.dangling == nil {
 			d.dangling = map[string]bool{}
@@ -1053,14 +1067,95 @@ func (d *Discovery) trackLink(p string) {
 	} else {
 		delete(d.dangling, p)
 	}
+	_, had := d.fileLinks[p]
 	if target == "" {
 		delete(d.fileLinks, p)
+	} else {
+		if d.fileLinks == nil {
+			d.fileLinks = map[string]string{}
+		}
+		d.fileLinks[p] = target
+	}
+	d.treeMu.Unlock()
+	if target != "" || had {
+		// The folder the link leads into is watched (or no longer
+		// is): a link to a file outside the plugin folders saw no edit
+		// of it (TestLinkedFileOutsideReloads).
+		d.watchLinkDirs()
+	}
+}
+
+// watchLinkDirs watches the folders that hold the files of fileLinks
+// and that no other watch covers (outDirs), and ends the watches of those
+// no link leads into any more. A watched folder that is gone, or another
+// one now (removed and made again), is watched again when it is there,
+// and the links into it are reloaded: what was written there while it
+// was not watched was not seen.
+func (d *Discovery) watchLinkDirs() {
+	if d.watcher == nil {
 		return
 	}
-	if d.fileLinks == nil {
-		d.fileLinks = map[string]string{}
+	d.outMu.Lock()
+	defer d.outMu.Unlock()
+	d.mu.Lock()
+	covered := map[string]bool{}
+	for _, real := range d.rootReal {
+		covered[real] = true
 	}
-	d.fileLinks[p] = target
+	d.mu.Unlock()
+	want := map[string][]string{} // folder -> the links into it
+	d.treeMu.Lock()
+	for link, target := range d.fileLinks {
+		if dir := filepath.Dir(target); !covered[dir] && len(d.realNames[dir]) == 0 {
+			want[dir] = append(want[dir], link)
+		}
+	}
+	var drop []string
+	for dir := range d.outDirs {
+		if want[dir] == nil {
+			drop = append(drop, dir)
+			delete(d.outDirs, dir)
+		}
+	}
+	d.treeMu.Unlock()
+	for _, dir := range drop {
+		_ = d.watcher.Remove(dir)
+	}
+	if len(want) == 0 {
+		return
+	}
+	watched := map[string]bool{}
+	for _, w := range d.watcher.WatchList() {
+		watched[w] = true
+	}
+	for dir, links := range want {
+		st, err := os.Stat(dir)
+		d.treeMu.Lock()
+		was, had := d.outDirs[dir]
+		d.treeMu.Unlock()
+		if err != nil || !st.IsDir() {
+			continue // gone: looked at again at the next check
+		}
+		if had && watched[dir] && os.SameFile(was, st) {
+			continue
+		}
+		if d.watchAdd(dir) != nil {
+			continue
+		}
+		d.treeMu.Lock()
+		if d.outDirs == nil {
+			d.outDirs = map[string]os.FileInfo{}
+		}
+		d.outDirs[dir] = st
+		d.treeMu.Unlock()
+		if had {
+			for _, l := range links {
+				if unit, ok := d.unitOf(l); ok {
+					d.schedule(unit)
+				}
+			}
+		}
+	}
 }
 
 // linksTo lists the symlinks at the top of a root that point to path,
