@@ -575,12 +575,15 @@ func (d *Discovery) scanRoot(r string) []string {
 // ignored skips hidden files and editors' temporaries: vim's swap and
 // backup files and the 4913 it makes to see whether it may write in a
 // folder, emacs's auto-save #x#, JetBrains' safe-write x___jb_tmp___ and
-// x___jb_old___, and .tmp and .part files.
+// x___jb_old___, .tmp and .part files, and the copies of a buffer that
+// Emacs's flycheck (flycheck_x.py) and flymake (x_flymake.py) write
+// beside the file for a linter to check (TestLinterCopiesIgnored).
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
 		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part") ||
 		name == "4913" || (len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) ||
-		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___")
+		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___") ||
+		strings.HasPrefix(name, "flycheck_") || strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_flymake")
 }
 
 func isCardName(name string) bool {
