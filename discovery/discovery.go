@@ -846,6 +846,9 @@ func (d *Discovery) eventLoop() {
 			if slices.Contains(d.roots, filepath.Dir(ev.Name)) {
 				d.trackLink(ev.Name)
 			}
+			for _, l := range d.linksAt(ev.Name, ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				d.trackLink(l) // a link in a provider folder changed or went
+			}
 			names := append([]string{ev.Name}, d.aliases(ev.Name)...)
 			names = append(names, d.rootAliases(ev.Name)...)
 			names = append(names, d.linksTo(ev.Name)...)
@@ -1036,8 +1039,8 @@ func (d *Discovery) aliases(path string) []string {
 	return out
 }
 
-// trackLink notes whether p, at the top of a root, is a symlink to a file
-// (and to which), or no longer one.
+// trackLink notes whether p, at the top of a root or of a provider
+// folder, is a symlink to a file (and to which), or no longer one.
 func (d *Discovery) trackLink(p string) {
 	target := ""
 	dangling := false
@@ -1086,6 +1089,29 @@ func (d *Discovery) trackLink(p string) {
 		// of it (TestLinkedFileOutsideReloads).
 		d.watchLinkDirs()
 	}
+}
+
+// linksAt lists the links known to trackLink (fileLinks, dangling) that
+// are path, other than those at the top of a root, and, when path was
+// removed or moved away (under), those below it: a provider folder's
+// links go with it.
+func (d *Discovery) linksAt(path string, under bool) []string {
+	prefix := path + string(filepath.Separator)
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	var out []string
+	add := func(l string) {
+		if (l == path || under && strings.HasPrefix(l, prefix)) && !slices.Contains(d.roots, filepath.Dir(l)) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	for l := range d.fileLinks {
+		add(l)
+	}
+	for l := range d.dangling {
+		add(l)
+	}
+	return out
 }
 
 // watchLinkDirs watches the folders that hold the files of fileLinks
@@ -2794,6 +2820,12 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		isDir, mode := e.IsDir(), e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			st, err := os.Stat(p)
+			if err != nil || !st.IsDir() {
+				// A link to a file (or to none yet): its folder is
+				// watched when no other watch covers it (outside the
+				// plugin folders: TestLinkedFileOutsideInFolderReloads).
+				d.trackLink(p)
+			}
 			if err != nil {
 				d.note(slog.LevelWarn, p, "dangling", "file in a provider folder skipped: a symlink to nothing", "file", p)
 				continue

@@ -70,3 +70,74 @@ func TestLinkedFileOutsideReloads(t *testing.T) {
 	}
 	testutil.Eventually(t, "the outside folder's watch removed", func() bool { return inotifyWatches() < w0 })
 }
+
+// TestLinkedFileOutsideInFolderReloads: as TestLinkedFileOutsideReloads,
+// for a link at the top of a provider folder (plugins/pkg/tool.fake ->
+// ~/dev/tool/dist/tool.fake, beside the card or files of the package):
+// its target's edits reload the folder's provider, and removing the link
+// ends the outside folder's watch.
+func TestLinkedFileOutsideInFolderReloads(t *testing.T) {
+	var dist string
+	spec := func(i int) fakeSpec {
+		return fakeSpec{ID: "org.test.outpkg", Version: "1.0.0", Tools: []string{fmt.Sprint("op", i)}}
+	}
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		dist = filepath.Join(filepath.Dir(dir), "dev", "dist")
+		writeFake(t, filepath.Join(dist, "tool.fake"), spec(0))
+		writeFile(t, filepath.Join(dir, "pkg", "README.md"), "a package")
+		if err := os.Symlink(filepath.Join(dist, "tool.fake"), filepath.Join(dir, "pkg", "tool.fake")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	target := filepath.Join(dist, "tool.fake")
+	served := func(i int) {
+		t.Helper()
+		want := []string{fmt.Sprint("op", i)}
+		testutil.Eventually(t, fmt.Sprintf("version %d served", i), func() bool {
+			return slices.Equal(toolNames(env, "org.test.outpkg"), want)
+		})
+	}
+	served(0)
+	w0 := inotifyWatches()
+	writeFake(t, target, spec(1))
+	served(1)
+	if err := os.RemoveAll(dist); err != nil {
+		t.Fatal(err)
+	}
+	writeFake(t, target, spec(2))
+	served(2)
+	writeFake(t, target, spec(3))
+	served(3)
+	if err := os.Remove(filepath.Join(env.dir, "pkg", "tool.fake")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the package's provider unloaded", func() bool {
+		return len(toolNames(env, "org.test.outpkg")) == 0
+	})
+	testutil.Eventually(t, "the outside folder's watch removed", func() bool { return inotifyWatches() < w0 })
+}
+
+// TestDanglingLinkInFolderLoadsWhenTargetComes: a provider folder whose
+// artifact is a link to a file not there yet (made before the build that
+// writes it, in a folder that does not exist yet either) is loaded once
+// the file is there: no watch can see it come, so the link is looked at
+// with the plugin folders.
+func TestDanglingLinkInFolderLoadsWhenTargetComes(t *testing.T) {
+	var target string
+	env := newEnv(t, "debounce: 10ms\n", func(dir string) {
+		target = filepath.Join(filepath.Dir(dir), "dev", "later", "tool.fake")
+		if err := os.MkdirAll(filepath.Join(dir, "pkg"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "pkg", "tool.fake")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := toolNames(env, "org.test.later"); len(got) != 0 {
+		t.Fatalf("served %v before its file came", got)
+	}
+	writeFake(t, target, fakeSpec{ID: "org.test.later", Version: "1.0.0", Tools: []string{"later"}})
+	testutil.Eventually(t, "the package served once its file came", func() bool {
+		return slices.Equal(toolNames(env, "org.test.later"), []string{"later"})
+	})
+}
