@@ -577,13 +577,34 @@ func (d *Discovery) scanRoot(r string) []string {
 // folder, emacs's auto-save #x#, JetBrains' safe-write x___jb_tmp___ and
 // x___jb_old___, .tmp and .part files, and the copies of a buffer that
 // Emacs's flycheck (flycheck_x.py) and flymake (x_flymake.py) write
-// beside the file for a linter to check (TestLinterCopiesIgnored).
+// beside the file for a linter to check (TestLinterCopiesIgnored), and
+// git mergetool's sides of a conflicted file (mergetoolCopy).
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
 		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part") ||
 		name == "4913" || (len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) ||
 		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___") ||
-		strings.HasPrefix(name, "flycheck_") || strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_flymake")
+		strings.HasPrefix(name, "flycheck_") || strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_flymake") ||
+		mergetoolCopy(name)
+}
+
+// mergetoolCopy reports whether name is one of the sides of a conflicted
+// file git mergetool writes beside it while a merge is resolved:
+// x_BACKUP_1234.py, x_BASE_1234.py, x_LOCAL_1234.py, x_REMOTE_1234.py
+// (TestMergetoolCopiesIgnored).
+func mergetoolCopy(name string) bool {
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	i := strings.LastIndexByte(stem, '_')
+	if i < 0 || i == len(stem)-1 || strings.Trim(stem[i+1:], "0123456789") != "" {
+		return false
+	}
+	stem = stem[:i]
+	for _, side := range []string{"_BACKUP", "_BASE", "_LOCAL", "_REMOTE"} {
+		if strings.HasSuffix(stem, side) && len(stem) > len(side) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCardName(name string) bool {
