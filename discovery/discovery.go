@@ -2109,7 +2109,8 @@ func (d *Discovery) adopt(unit string, old *candidate) bool {
 		d.dropOrphan(ctx, old.id)
 	})
 	d.orphans[old.id] = o
-	d.log.Info("file gone; its provider keeps serving while other files load (a rename in place)", "provider", old.id, "file", unit)
+	d.log.Info("file gone; its provider keeps serving until the other files loading now are done (at most "+orphanGrace.String()+
+		"), in case one of them is it renamed", "provider", old.id, "file", unit)
 	return true
 }
 
