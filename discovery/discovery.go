@@ -252,6 +252,15 @@ type Discovery struct {
 	// folder such a link leads to again when it is another one
 	// (TestNestedLinkedFolderBack).
 	linkDirs map[string]os.FileInfo
+	// outDirs are the folders no other watch covers (outside the plugin
+	// folders: plugins/tool.js -> ~/dev/tool/dist/tool.js) that hold the
+	// files of fileLinks, each watched with the folder it was then
+	// (treeMu; outMu serializes watchLinkDirs): an edit there reloads the
+	// link (linksTo), and a folder removed and made again (a build
+	// cleaning dist/) is watched again at the next check of the roots
+	// (TestLinkedFileOutsideReloads).
+	outDirs map[string]os.FileInfo
+	outMu   sync.Mutex
 
 	watcher *fsnotify.Watcher
 	work    chan string
@@ -566,12 +575,36 @@ func (d *Discovery) scanRoot(r string) []string {
 // ignored skips hidden files and editors' temporaries: vim's swap and
 // backup files and the 4913 it makes to see whether it may write in a
 // folder, emacs's auto-save #x#, JetBrains' safe-write x___jb_tmp___ and
-// x___jb_old___, and .tmp and .part files.
+// x___jb_old___, .tmp and .part files, and the copies of a buffer that
+// Emacs's flycheck (flycheck_x.py) and flymake (x_flymake.py) write
+// beside the file for a linter to check (TestLinterCopiesIgnored), and
+// git mergetool's sides of a conflicted file (mergetoolCopy).
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasSuffix(name, ".swp") ||
 		strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".part") ||
 		name == "4913" || (len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) ||
-		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___")
+		strings.HasSuffix(name, "___jb_tmp___") || strings.HasSuffix(name, "___jb_old___") ||
+		strings.HasPrefix(name, "flycheck_") || strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_flymake") ||
+		mergetoolCopy(name)
+}
+
+// mergetoolCopy reports whether name is one of the sides of a conflicted
+// file git mergetool writes beside it while a merge is resolved:
+// x_BACKUP_1234.py, x_BASE_1234.py, x_LOCAL_1234.py, x_REMOTE_1234.py
+// (TestMergetoolCopiesIgnored).
+func mergetoolCopy(name string) bool {
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	i := strings.LastIndexByte(stem, '_')
+	if i < 0 || i == len(stem)-1 || strings.Trim(stem[i+1:], "0123456789") != "" {
+		return false
+	}
+	stem = stem[:i]
+	for _, side := range []string{"_BACKUP", "_BASE", "_LOCAL", "_REMOTE"} {
+		if strings.HasSuffix(stem, side) && len(stem) > len(side) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCardName(name string) bool {
@@ -775,6 +808,7 @@ func (d *Discovery) eventLoop() {
 		case <-roots.C:
 			d.checkRoots()
 			d.checkDangling()
+			d.watchLinkDirs()
 		case err, ok := <-d.watcher.Errors:
 			if !ok {
 				return
@@ -832,6 +866,9 @@ func (d *Discovery) eventLoop() {
 			}
 			if slices.Contains(d.roots, filepath.Dir(ev.Name)) {
 				d.trackLink(ev.Name)
+			}
+			for _, l := range d.linksAt(ev.Name, ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				d.trackLink(l) // a link in a provider folder changed or went
 			}
 			names := append([]string{ev.Name}, d.aliases(ev.Name)...)
 			names = append(names, d.rootAliases(ev.Name)...)
@@ -1006,6 +1043,11 @@ func (d *Discovery) aliases(path string) []string {
 	d.treeMu.Lock()
 	defer d.treeMu.Unlock()
 	real, ok := d.treeReal[dir]
+	if _, out := d.outDirs[dir]; !ok && out {
+		// A folder watched for a link into it first, then entered as
+		// a linked provider folder: the one watch keeps the first name.
+		real, ok = dir, true
+	}
 	if !ok {
 		return nil
 	}
@@ -1018,8 +1060,8 @@ func (d *Discovery) aliases(path string) []string {
 	return out
 }
 
-// trackLink notes whether p, at the top of a root, is a symlink to a file
-// (and to which), or no longer one.
+// trackLink notes whether p, at the top of a root or of a provider
+// folder, is a symlink to a file (and to which), or no longer one.
 func (d *Discovery) trackLink(p string) {
 	target := ""
 	dangling := false
@@ -1044,7 +1086,6 @@ func (d *Discovery) trackLink(p string) {
 		}
 	}
 	d.treeMu.Lock()
-	defer d.treeMu.Unlock()
 	if dangling {
 		if d.dangling == nil {
 			d.dangling = map[string]bool{}
@@ -1053,14 +1094,118 @@ func (d *Discovery) trackLink(p string) {
 	} else {
 		delete(d.dangling, p)
 	}
+	_, had := d.fileLinks[p]
 	if target == "" {
 		delete(d.fileLinks, p)
+	} else {
+		if d.fileLinks == nil {
+			d.fileLinks = map[string]string{}
+		}
+		d.fileLinks[p] = target
+	}
+	d.treeMu.Unlock()
+	if target != "" || had {
+		// The folder the link leads into is watched (or no longer
+		// is): a link to a file outside the plugin folders saw no edit
+		// of it (TestLinkedFileOutsideReloads).
+		d.watchLinkDirs()
+	}
+}
+
+// linksAt lists the links known to trackLink (fileLinks, dangling) that
+// are path, other than those at the top of a root, and, when path was
+// removed or moved away (under), those below it: a provider folder's
+// links go with it.
+func (d *Discovery) linksAt(path string, under bool) []string {
+	prefix := path + string(filepath.Separator)
+	d.treeMu.Lock()
+	defer d.treeMu.Unlock()
+	var out []string
+	add := func(l string) {
+		if (l == path || under && strings.HasPrefix(l, prefix)) && !slices.Contains(d.roots, filepath.Dir(l)) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	for l := range d.fileLinks {
+		add(l)
+	}
+	for l := range d.dangling {
+		add(l)
+	}
+	return out
+}
+
+// watchLinkDirs watches the folders that hold the files of fileLinks
+// and that no other watch covers (outDirs), and ends the watches of those
+// no link leads into any more. A watched folder that is gone, or another
+// one now (removed and made again), is watched again when it is there,
+// and the links into it are reloaded: what was written there while it
+// was not watched was not seen.
+func (d *Discovery) watchLinkDirs() {
+	if d.watcher == nil {
 		return
 	}
-	if d.fileLinks == nil {
-		d.fileLinks = map[string]string{}
+	d.outMu.Lock()
+	defer d.outMu.Unlock()
+	d.mu.Lock()
+	covered := map[string]bool{}
+	for _, real := range d.rootReal {
+		covered[real] = true
 	}
-	d.fileLinks[p] = target
+	d.mu.Unlock()
+	want := map[string][]string{} // folder -> the links into it
+	d.treeMu.Lock()
+	for link, target := range d.fileLinks {
+		if dir := filepath.Dir(target); !covered[dir] && len(d.realNames[dir]) == 0 {
+			want[dir] = append(want[dir], link)
+		}
+	}
+	var drop []string
+	for dir := range d.outDirs {
+		if want[dir] == nil {
+			drop = append(drop, dir)
+			delete(d.outDirs, dir)
+		}
+	}
+	d.treeMu.Unlock()
+	for _, dir := range drop {
+		_ = d.watcher.Remove(dir)
+	}
+	if len(want) == 0 {
+		return
+	}
+	watched := map[string]bool{}
+	for _, w := range d.watcher.WatchList() {
+		watched[w] = true
+	}
+	for dir, links := range want {
+		st, err := os.Stat(dir)
+		d.treeMu.Lock()
+		was, had := d.outDirs[dir]
+		d.treeMu.Unlock()
+		if err != nil || !st.IsDir() {
+			continue // gone: looked at again at the next check
+		}
+		if had && watched[dir] && os.SameFile(was, st) {
+			continue
+		}
+		if d.watchAdd(dir) != nil {
+			continue
+		}
+		d.treeMu.Lock()
+		if d.outDirs == nil {
+			d.outDirs = map[string]os.FileInfo{}
+		}
+		d.outDirs[dir] = st
+		d.treeMu.Unlock()
+		if had {
+			for _, l := range links {
+				if unit, ok := d.unitOf(l); ok {
+					d.schedule(unit)
+				}
+			}
+		}
+	}
 }
 
 // linksTo lists the symlinks at the top of a root that point to path,
@@ -1964,7 +2109,8 @@ func (d *Discovery) adopt(unit string, old *candidate) bool {
 		d.dropOrphan(ctx, old.id)
 	})
 	d.orphans[old.id] = o
-	d.log.Info("file gone; its provider keeps serving while other files load (a rename in place)", "provider", old.id, "file", unit)
+	d.log.Info("file gone; its provider keeps serving until the other files loading now are done (at most "+orphanGrace.String()+
+		"), in case one of them is it renamed", "provider", old.id, "file", unit)
 	return true
 }
 
@@ -2696,6 +2842,12 @@ func (d *Discovery) loadFolder(ctx context.Context, dir, root string, old *candi
 		isDir, mode := e.IsDir(), e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			st, err := os.Stat(p)
+			if err != nil || !st.IsDir() {
+				// A link to a file (or to none yet): its folder is
+				// watched when no other watch covers it (outside the
+				// plugin folders: TestLinkedFileOutsideInFolderReloads).
+				d.trackLink(p)
+			}
 			if err != nil {
 				d.note(slog.LevelWarn, p, "dangling", "file in a provider folder skipped: a symlink to nothing", "file", p)
 				continue

@@ -150,7 +150,8 @@ func importKinds(ext string) []string {
 
 // codeDigest returns a digest of the files of the provider folder dir that
 // its artifact (of that path) may import (importKinds, in dir and its
-// subfolders; hidden entries, __pycache__ and node_modules left out, skip...
+// subfolders; hidden entries, editors' and linters' temporaries (ignored),
+// __pycache__ and node_modules left out, skip...
 // too): an edit of one (./lib.js, helper.py) is a change of the unit even
 // when its card does not pin it. A file that cannot be read counts by its
 // name only; "" when there is nothing to digest.
@@ -179,7 +180,7 @@ func codeDigest(ctx context.Context, dir, artifact string, limit int64, skip ...
 			}
 			return nil
 		}
-		if strings.HasPrefix(name, ".") || !slices.Contains(kinds, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
+		if ignored(name) || !slices.Contains(kinds, strings.ToLower(filepath.Ext(name))) || slices.Contains(skip, path) {
 			return nil
 		}
 		if n++; n > maxCodeFiles {
