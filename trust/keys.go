@@ -372,6 +372,9 @@ type jwksURL struct {
 	// lastErr is why the last fetch failed (nil after a good one): a
 	// look within MinRefetch of it, which fetches nothing, says so too.
 	lastErr error
+	// tooOld is set once RefreshURLs has reported the keys past MaxStale
+	// (cleared by a good fetch): reported once, not at every call.
+	tooOld bool
 }
 
 // NewKeyStore returns an empty store. client may be nil (a client with a
@@ -613,6 +616,70 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 		}
 	}
 	return out, err
+}
+
+// HasURLs reports whether the store has JWKS URLs.
+func (s *KeyStore) HasURLs() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.urls) > 0
+}
+
+// RefreshURLs fetches again each JWKS URL fetched before whose keys are
+// older than TTL (unless one was tried within MinRefetch), and reports
+// whether the keys of any of them changed (a key removed, rotated, added,
+// given other validity) or became too old to trust (MaxStale passed while
+// fetching fails). A URL is otherwise fetched only when a card is looked
+// at: a key its owner removed kept vouching for the providers loaded
+// under it for as long as nothing looked at them again. The errors are the
+// fetches' that failed.
+func (s *KeyStore) RefreshURLs(ctx context.Context) (changed bool, err error) {
+	s.mu.RLock()
+	urls := s.urls
+	s.mu.RUnlock()
+	var errs []error
+	for _, u := range urls {
+		u.mu.Lock()
+		now := s.clock()
+		if u.fetched.IsZero() && u.tried.IsZero() {
+			u.mu.Unlock()
+			continue // never looked at: nothing was verified with it
+		}
+		if now.Sub(u.fetched) > s.TTL && now.Sub(u.tried) >= s.MinRefetch {
+			u.tried = now
+			keys, e := s.fetch(ctx, u)
+			u.lastErr = e
+			if e == nil {
+				changed = changed || u.tooOld || !sameKeySet(u.keys, keys)
+				u.keys, u.fetched, u.tooOld = keys, now, false
+			} else {
+				errs = append(errs, e)
+			}
+		}
+		if s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale && !u.tooOld {
+			u.tooOld = true
+			changed = true
+		}
+		u.mu.Unlock()
+	}
+	return changed, errors.Join(errs...)
+}
+
+// sameKeySet reports whether a and b hold the same keys (kid, material
+// and validity), in any order.
+func sameKeySet(a, b []*Key) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, ka := range a {
+		if !slices.ContainsFunc(b, func(kb *Key) bool {
+			return ka.JWK.KeyID == kb.JWK.KeyID && sameKey(ka.JWK.Key, kb.JWK.Key) &&
+				ka.NotBefore.Equal(kb.NotBefore) && ka.Expires.Equal(kb.Expires)
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // refetchKid fetches again each JWKS URL whose keys as last fetched hold
