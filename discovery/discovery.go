@@ -2609,7 +2609,13 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 	if rp, ok := win.provider.(*RemoteProvider); ok {
 		rp.StartHealth()
 	}
-	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key)
+	args := []any{"provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key}
+	if cur != nil && d.servedTrust(cur) != d.servedTrust(win) {
+		// A level changed (a key moved to another set, another
+		// description serving): said, or it read as any reload.
+		args = append(args, "previous_trust", d.servedTrust(cur).String())
+	}
+	d.log.Info("provider "+action+"ed", args...)
 	if cur != nil {
 		d.warnDowngrade(id, cur, win)
 	}
