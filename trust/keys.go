@@ -372,9 +372,19 @@ type jwksURL struct {
 	// lastErr is why the last fetch failed (nil after a good one): a
 	// look within MinRefetch of it, which fetches nothing, says so too.
 	lastErr error
-	// tooOld is set once RefreshURLs has reported the keys past MaxStale
-	// (cleared by a good fetch): reported once, not at every call.
-	tooOld bool
+	// version counts the changes of keys since the first good fetch,
+	// whoever fetched them (setKeys); polled and polledStale are what
+	// RefreshURLs last reported, so that it reports each change once.
+	version, polled uint64
+	polledStale     bool
+}
+
+// setKeys takes the keys of a good fetch at now; u.mu is held.
+func (u *jwksURL) setKeys(keys []*Key, now time.Time) {
+	if !u.fetched.IsZero() && !sameKeySet(u.keys, keys) {
+		u.version++
+	}
+	u.keys, u.fetched = keys, now
 }
 
 // NewKeyStore returns an empty store. client may be nil (a client with a
@@ -590,7 +600,7 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 		u.tried = now
 		var keys []*Key
 		if keys, err = s.fetch(ctx, u); err == nil {
-			u.keys, u.fetched = keys, now
+			u.setKeys(keys, now)
 		}
 		u.lastErr = err
 	case stale || !has():
@@ -627,12 +637,13 @@ func (s *KeyStore) HasURLs() bool {
 
 // RefreshURLs fetches again each JWKS URL fetched before whose keys are
 // older than TTL (unless one was tried within MinRefetch), and reports
-// whether the keys of any of them changed (a key removed, rotated, added,
-// given other validity) or became too old to trust (MaxStale passed while
-// fetching fails). A URL is otherwise fetched only when a card is looked
-// at: a key its owner removed kept vouching for the providers loaded
-// under it for as long as nothing looked at them again. The errors are the
-// fetches' that failed.
+// whether, since its last call, the keys of any of them changed (a key
+// removed, rotated, added, given other validity; fetched by this call or
+// by the lookup of a card) or became too old to trust (MaxStale passed
+// while fetching fails), or trusted again. A URL is otherwise fetched
+// only when a card is looked at: a key its owner removed kept vouching
+// for the providers loaded under it for as long as nothing looked at
+// them again. The errors are the fetches' that failed.
 func (s *KeyStore) RefreshURLs(ctx context.Context) (changed bool, err error) {
 	s.mu.RLock()
 	urls := s.urls
@@ -650,16 +661,16 @@ func (s *KeyStore) RefreshURLs(ctx context.Context) (changed bool, err error) {
 			keys, e := s.fetch(ctx, u)
 			u.lastErr = e
 			if e == nil {
-				changed = changed || u.tooOld || !sameKeySet(u.keys, keys)
-				u.keys, u.fetched, u.tooOld = keys, now, false
+				u.setKeys(keys, now)
 			} else {
 				errs = append(errs, e)
 			}
 		}
-		if s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale && !u.tooOld {
-			u.tooOld = true
+		stale := s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale
+		if u.version != u.polled || stale != u.polledStale {
 			changed = true
 		}
+		u.polled, u.polledStale = u.version, stale
 		u.mu.Unlock()
 	}
 	return changed, errors.Join(errs...)
@@ -701,7 +712,7 @@ func (s *KeyStore) refetchKid(ctx context.Context, kid string) bool {
 			u.tried = now
 			keys, err := s.fetch(ctx, u)
 			if err == nil {
-				u.keys, u.fetched = keys, now
+				u.setKeys(keys, now)
 			}
 			u.lastErr = err
 			changed = changed || err == nil && !slices.EqualFunc(old, keysOf(keys, kid), func(a, b *Key) bool {
