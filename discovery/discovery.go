@@ -74,6 +74,9 @@ type Options struct {
 	// maxDelay, when set, replaces the cap on a unit's debounce
 	// (maxDebounce; tests).
 	maxDelay time.Duration
+	// keyStore, when set, is given the key store before Start (tests:
+	// its TTL, MinRefetch and MaxStale).
+	keyStore func(*trust.KeyStore)
 }
 
 // ReloadEvent describes one change discovery applied or refused.
@@ -302,6 +305,9 @@ func New(opts Options) (*Discovery, error) {
 				"jwks_url", k.JWKSURL, "trust", k.Trust)
 		}
 	}
+	if opts.keyStore != nil {
+		opts.keyStore(keys)
+	}
 	lib := opts.Library
 	if lib == nil && cfg.knownAdapters() {
 		if lib, err = DefaultLibrary(); err != nil {
@@ -412,7 +418,7 @@ func (d *Discovery) Start(ctx context.Context) error {
 		d.wg.Add(1)
 		go d.everyRefresh(d.refreshRemotesNow)
 	}
-	if d.keys.HasFiles() {
+	if d.keys.HasFiles() || d.pollURLs() {
 		d.wg.Add(1)
 		go d.everyRefresh(d.reloadKeyFiles)
 	}
@@ -420,19 +426,38 @@ func (d *Discovery) Start(ctx context.Context) error {
 }
 
 // reloadKeyFiles reads the config's jwks files again (every
-// remote_refresh) and, when a key came or went, looks again at every
-// unit, as aios/registry.refresh does: a key its owner removed from
-// the file (revoked) unloaded nothing, and one added loaded nothing,
-// until a restart (TestKeyFileEditTakesEffect).
+// remote_refresh) and fetches the jwks_urls whose keys are older than
+// their cache's TTL, and, when a key came or went (or a URL's keys got
+// too old to trust), looks again at every unit, as aios/registry.refresh
+// does: a key its owner removed from the file or the hub (revoked)
+// unloaded nothing, and one added loaded nothing, until a restart or a
+// refresh (TestKeyFileEditTakesEffect,
+// TestJWKSURLKeyRemovedUnloadsWithoutChange).
 func (d *Discovery) reloadKeyFiles() {
-	if !d.keyFilesChanged() {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	ctx, cancelStop := d.untilStop(ctx)
 	defer cancelStop()
+	changed := d.keys.HasFiles() && d.keyFilesChanged()
+	if d.pollURLs() {
+		// A failed fetch is said by the units it refuses (and at
+		// Debug here): the keys last fetched serve until MaxStale.
+		urls, err := d.keys.RefreshURLs(ctx)
+		if err != nil {
+			d.log.Debug("a jwks_url could not be fetched again", "err", err)
+		}
+		changed = changed || urls
+	}
+	if !changed {
+		return
+	}
 	_, _ = d.rescan(ctx, "all")
+}
+
+// pollURLs says whether reloadKeyFiles fetches the jwks_urls again: not
+// in a one-shot scan (Options.Once), which serves no provider for long.
+func (d *Discovery) pollURLs() bool {
+	return d.keys.HasURLs() && !d.opts.Once
 }
 
 // keyFilesChanged reads the jwks files again, logging a file refused (at
@@ -2730,7 +2755,13 @@ func (d *Discovery) resolveDrop(ctx context.Context, id, drop string) error {
 	if rp, ok := win.provider.(*RemoteProvider); ok {
 		rp.StartHealth()
 	}
-	d.log.Info("provider "+action+"ed", "provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key)
+	args := []any{"provider", id, "kind", win.kind, "trust", d.servedTrust(win).String(), "source", win.key}
+	if cur != nil && d.servedTrust(cur) != d.servedTrust(win) {
+		// A level changed (a key moved to another set, another
+		// description serving): said, or it read as any reload.
+		args = append(args, "previous_trust", d.servedTrust(cur).String())
+	}
+	d.log.Info("provider "+action+"ed", args...)
 	if cur != nil {
 		d.warnDowngrade(id, cur, win)
 	}

@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,16 @@ func TestKeyFileEditTakesEffect(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "keys.json")
 	writeFile(t, path, jwks(old.key))
+	// The file is replaced as the docs ask (a new file renamed over it):
+	// written in place, the timer could read it half written and log a
+	// second refusal.
+	replace := func(data string) {
+		t.Helper()
+		writeFile(t, path+".new", data)
+		if err := os.Rename(path+".new", path); err != nil {
+			t.Fatal(err)
+		}
+	}
 	card := func(id string) string {
 		return `{"adapter": {"id": "` + id + `", "name": "K", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
@@ -60,7 +71,7 @@ func TestKeyFileEditTakesEffect(t *testing.T) {
 	}
 	// Rotate: the file now holds the fresh key only. The timer alone
 	// must notice (no folder changed, no refresh asked for).
-	writeFile(t, path, jwks(fresh))
+	replace(jwks(fresh))
 	for deadline := time.Now().Add(20 * time.Second); served("org.test.oldkey") || !served("org.test.freshkey"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("20 s after the rotation: old %v fresh %v, want false true (%v)", served("org.test.oldkey"), served("org.test.freshkey"), env.d.Errors())
@@ -70,7 +81,7 @@ func TestKeyFileEditTakesEffect(t *testing.T) {
 		t.Errorf("the unloaded unit's error %q should name its key id", e)
 	}
 	// A file left with no key is refused: it trusts nothing, said once.
-	writeFile(t, path, `{"keys":[]}`)
+	replace(`{"keys":[]}`)
 	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +92,7 @@ func TestKeyFileEditTakesEffect(t *testing.T) {
 		t.Errorf("the refused file was logged %d times (want once, naming %s): %s", n, path, logs.String())
 	}
 	// Mended: both keys.
-	writeFile(t, path, jwks(old.key, fresh))
+	replace(jwks(old.key, fresh))
 	if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
 		t.Fatal(err)
 	}

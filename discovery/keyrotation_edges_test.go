@@ -40,10 +40,9 @@ func TestRotatedKeyPublishedLaterLoads(t *testing.T) {
 	defer hub.Close()
 	card := `{"adapter": {"id": "org.test.rotated", "name": "R", "version": "1.0.0", "protocol_version": "0.3.0"},
   "capabilities": {}, "skills": [], "artifact": {"path": "tool.fake"}}`
-	env := newEnv(t, "remote_refresh: 150ms\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\n", func(dir string) {
+	env := newEnvWith(t, "remote_refresh: 150ms\nkeys: [{trust: Verified, jwks_url: "+hub.URL+"}]\n", func(dir string) {
 		signedFolder(t, k, filepath.Join(dir, "rotated"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"rotated-echo"}})
-	})
-	env.d.Keys().MinRefetch = 0
+	}, func(o *Options) { o.keyStore = func(s *trust.KeyStore) { s.MinRefetch = 0 } })
 	unit := filepath.Join(env.dir, "rotated")
 	if p := env.h.Registry().Provider("org.test.rotated"); p != nil {
 		t.Fatalf("loaded before its key was published")

@@ -377,8 +377,8 @@ func TestKeyFetchRetried(t *testing.T) {
 		signedFolder(t, k, filepath.Join(dir, "later"), card, fakeSpec{ID: "org.test.inner", Version: "1.0.0", Tools: []string{"later-echo"}})
 	}, func(o *Options) {
 		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		o.keyStore = func(s *trust.KeyStore) { s.MinRefetch = 0 }
 	})
-	env.d.Keys().MinRefetch = 0
 	unit := filepath.Join(env.dir, "later")
 	if p := env.h.Registry().Provider("org.test.later"); p != nil {
 		t.Fatalf("loaded while its key hub was down")

@@ -372,6 +372,19 @@ type jwksURL struct {
 	// lastErr is why the last fetch failed (nil after a good one): a
 	// look within MinRefetch of it, which fetches nothing, says so too.
 	lastErr error
+	// version counts the changes of keys since the first good fetch,
+	// whoever fetched them (setKeys); polled and polledStale are what
+	// RefreshURLs last reported, so that it reports each change once.
+	version, polled uint64
+	polledStale     bool
+}
+
+// setKeys takes the keys of a good fetch at now; u.mu is held.
+func (u *jwksURL) setKeys(keys []*Key, now time.Time) {
+	if !u.fetched.IsZero() && !sameKeySet(u.keys, keys) {
+		u.version++
+	}
+	u.keys, u.fetched = keys, now
 }
 
 // NewKeyStore returns an empty store. client may be nil (a client with a
@@ -587,7 +600,7 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 		u.tried = now
 		var keys []*Key
 		if keys, err = s.fetch(ctx, u); err == nil {
-			u.keys, u.fetched = keys, now
+			u.setKeys(keys, now)
 		}
 		u.lastErr = err
 	case stale || !has():
@@ -615,6 +628,71 @@ func (s *KeyStore) fromURL(ctx context.Context, u *jwksURL, kid string) ([]*Key,
 	return out, err
 }
 
+// HasURLs reports whether the store has JWKS URLs.
+func (s *KeyStore) HasURLs() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.urls) > 0
+}
+
+// RefreshURLs fetches again each JWKS URL fetched before whose keys are
+// older than TTL (unless one was tried within MinRefetch), and reports
+// whether, since its last call, the keys of any of them changed (a key
+// removed, rotated, added, given other validity; fetched by this call or
+// by the lookup of a card) or became too old to trust (MaxStale passed
+// while fetching fails), or trusted again. A URL is otherwise fetched
+// only when a card is looked at: a key its owner removed kept vouching
+// for the providers loaded under it for as long as nothing looked at
+// them again. The errors are the fetches' that failed.
+func (s *KeyStore) RefreshURLs(ctx context.Context) (changed bool, err error) {
+	s.mu.RLock()
+	urls := s.urls
+	s.mu.RUnlock()
+	var errs []error
+	for _, u := range urls {
+		u.mu.Lock()
+		now := s.clock()
+		if u.fetched.IsZero() && u.tried.IsZero() {
+			u.mu.Unlock()
+			continue // never looked at: nothing was verified with it
+		}
+		if now.Sub(u.fetched) > s.TTL && now.Sub(u.tried) >= s.MinRefetch {
+			u.tried = now
+			keys, e := s.fetch(ctx, u)
+			u.lastErr = e
+			if e == nil {
+				u.setKeys(keys, now)
+			} else {
+				errs = append(errs, e)
+			}
+		}
+		stale := s.MaxStale > 0 && !u.fetched.IsZero() && now.Sub(u.fetched) > s.MaxStale
+		if u.version != u.polled || stale != u.polledStale {
+			changed = true
+		}
+		u.polled, u.polledStale = u.version, stale
+		u.mu.Unlock()
+	}
+	return changed, errors.Join(errs...)
+}
+
+// sameKeySet reports whether a and b hold the same keys (kid, material
+// and validity), in any order.
+func sameKeySet(a, b []*Key) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, ka := range a {
+		if !slices.ContainsFunc(b, func(kb *Key) bool {
+			return ka.JWK.KeyID == kb.JWK.KeyID && sameKey(ka.JWK.Key, kb.JWK.Key) &&
+				ka.NotBefore.Equal(kb.NotBefore) && ka.Expires.Equal(kb.Expires)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 // refetchKid fetches again each JWKS URL whose keys as last fetched hold
 // kid, unless one was tried within MinRefetch, and reports whether the
 // keys of kid there changed (VerifyCard: a key rotated under the same kid).
@@ -634,7 +712,7 @@ func (s *KeyStore) refetchKid(ctx context.Context, kid string) bool {
 			u.tried = now
 			keys, err := s.fetch(ctx, u)
 			if err == nil {
-				u.keys, u.fetched = keys, now
+				u.setKeys(keys, now)
 			}
 			u.lastErr = err
 			changed = changed || err == nil && !slices.EqualFunc(old, keysOf(keys, kid), func(a, b *Key) bool {
