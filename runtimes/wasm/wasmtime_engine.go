@@ -1199,7 +1199,7 @@ func (p *wtProvider) get(ctx context.Context, call *abi.ToolCall) (*wtInstance, 
 				// Close (TestWaiterOnClosedProviderTold).
 				return nil, abi.Errorf(abi.Unavailable, "wasm provider %s is closed", p.reg.Provider.ID)
 			}
-			return nil, abi.AsToolError(err, abi.Unavailable)
+			return nil, newInstanceError(call.Tool, err)
 		}
 	}
 	inst.overflow, inst.free = overflow, free
