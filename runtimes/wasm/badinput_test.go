@@ -622,7 +622,10 @@ func TestStartFunctionSleepBounded(t *testing.T) {
     (drop (call $poll (i32.const 256) (i32.const 320) (i32.const 1) (i32.const 384))))
   (start $start)
   (func (export "aios_register")`, 1)
-	l := newTestLoader(t, Config{Clock: "real", LoadTimeout: 300 * time.Millisecond}, nil)
+	// A cache of its own: the first load of a process checks every entry
+	// of the cache (docs/abi.md §6), and the one the tests share had
+	// grown to 500 MB, which took 7-12 s to read on a loaded machine.
+	l := newTestLoader(t, Config{Clock: "real", LoadTimeout: 300 * time.Millisecond, CacheDir: t.TempDir()}, nil)
 	start := time.Now()
 	p, err := l.Load(context.Background(), abi.Source{Path: buildWAT(t, src)})
 	if took := time.Since(start); took > 5*time.Second {

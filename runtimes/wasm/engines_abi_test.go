@@ -515,12 +515,14 @@ func TestEngineLogLongMessageNoCopy(t *testing.T) {
     (i64.const %d)`, ok)
 			p := edgeLoad(t, e, Config{PoolSize: 1}, g.wat())
 			env := newFakeEnv(p, 3)
-			if _, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil { // warm
+			// A minute: growing the memory by 32 MiB under -race ran past
+			// 5 s on a loaded machine.
+			if _, err := call(p, env, "t", map[string]any{}, time.Minute); err != nil { // warm
 				t.Fatal(err)
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			if _, err := call(p, env, "t", map[string]any{}, 5*time.Second); err != nil {
+			if _, err := call(p, env, "t", map[string]any{}, time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			runtime.ReadMemStats(&after)

@@ -127,11 +127,22 @@ func (p *Provider) get(ctx context.Context, call *abi.ToolCall) (*instance, erro
 				// the released module (TestWaiterOnClosedProviderTold).
 				return nil, &abi.ToolError{Code: abi.Unavailable, Message: "wasm provider " + p.reg.Provider.ID + " is closed"}
 			}
-			return nil, abi.AsToolError(err, abi.Unavailable)
+			return nil, newInstanceError(call.Tool, err)
 		}
 	}
 	inst.overflow, inst.uncounted = overflow, free
 	return inst, nil
+}
+
+// newInstanceError is the error of a call whose new instance could not be
+// made (its start function or _initialize trapped, or ran past the call's
+// deadline), named by the tool as the call's other failures are: it named
+// only the module's file ("x.wasm: _initialize: wasm error: unreachable";
+// TestNewInstanceFailureNamesTool). Both engines.
+func newInstanceError(tool string, err error) *abi.ToolError {
+	out := *abi.AsToolError(err, abi.Unavailable)
+	out.Message = tool + ": " + out.Message
+	return &out
 }
 
 func (p *Provider) put(inst *instance) {

@@ -36,8 +36,24 @@ type virtualClock struct{ t atomic.Int64 }
 
 func (c *virtualClock) now() int64 { return c.t.Add(1) }
 
+// vclockMax is as far as a sleep moves the virtual clock (2⁶² ns, 146
+// years): a sleep past it ends there. A sleep of nearly 2⁶³ ns (Go's
+// time.Sleep of a duration meant as for ever, a timer at math.MaxInt64)
+// moved the clock past the int64 range, and it wrapped to -2⁶³: backwards,
+// for every instance of the provider (TestVirtualClockDoesNotWrap). From
+// here 2⁶² readings would be needed to wrap it. A guest that sleeps past
+// it sleeps again and again, each at once, until its call's deadline stops
+// it, as a sleep that long does with a real clock.
+const vclockMax = math.MaxInt64 / 2
+
 func (c *virtualClock) sleep(ns int64) {
-	if ns > 0 && ns != noClockSleep {
-		c.t.Add(ns)
+	if ns <= 0 || ns == noClockSleep {
+		return
+	}
+	for {
+		t := c.t.Load()
+		if t >= vclockMax || c.t.CompareAndSwap(t, t+min(ns, vclockMax-t)) {
+			return
+		}
 	}
 }
