@@ -112,6 +112,17 @@ type Checker interface {
 	Check(c Capability) error
 }
 
+// RefusalNoter is an Env (the host's is one) that records, in its call's
+// audit record, a host service that a runtime refused itself for want of
+// a capability (a Python worker's brokered connection to a host its
+// provider does not hold, or whose name resolved to this machine): the
+// host notes those it refuses, and a tool that catches a refusal leaves
+// its trace either way.
+type RefusalNoter interface {
+	// NoteRefused notes te when it is a CapabilityDenied.
+	NoteRefused(te *ToolError)
+}
+
 // Source is what a Loader loads: a file or folder, plus settings.
 type Source struct {
 	// Path of the file (or folder, for a provider packaged as a folder).

@@ -19,8 +19,9 @@ import (
 )
 
 var (
-	_ abi.Env     = (*frame)(nil)
-	_ abi.Checker = (*frame)(nil)
+	_ abi.Env          = (*frame)(nil)
+	_ abi.Checker      = (*frame)(nil)
+	_ abi.RefusalNoter = (*frame)(nil)
 )
 
 // ServedVersion implements abi.VersionReporter: the call's CallInfo and
@@ -30,9 +31,26 @@ func (f *frame) ServedVersion(version string) { f.served.Store(&version) }
 // Check implements abi.Checker: the second check, without using anything.
 func (f *frame) Check(c abi.Capability) error {
 	if terr := f.allow(c); terr != nil {
-		return terr
+		return f.refused(terr)
 	}
 	return nil
+}
+
+// NoteRefused implements abi.RefusalNoter: a runtime's own refusal of a
+// host service, noted as the host's own are (refused).
+func (f *frame) NoteRefused(te *abi.ToolError) { f.refused(te) }
+
+// refused notes te, a host service's refusal, for the call's audit
+// record when it is a CapabilityDenied (a tool that caught it and
+// answered otherwise left no trace of what it tried), and returns it.
+func (f *frame) refused(te *abi.ToolError) *abi.ToolError {
+	if te != nil && te.Code == abi.CapabilityDenied {
+		if f.deniedN.Add(1) == 1 {
+			msg := te.Message
+			f.denied.Store(&msg)
+		}
+	}
+	return te
 }
 
 // Call implements abi.Env.
@@ -395,7 +413,7 @@ func (f *frame) spaceRead(spaceName, id string, max int64) (abi.Object, error) {
 			return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
 		}
 		if terr := f.allow(abi.Capability{Kind: abi.CapReadSpace, Arg: spaceName, HasArg: true}); terr != nil {
-			return abi.Object{}, terr
+			return abi.Object{}, f.refused(terr)
 		}
 		data, over, err := getAtMost(st, spaceName, id, max)
 		if err != nil {
@@ -448,7 +466,7 @@ func (f *frame) spaceRead(spaceName, id string, max int64) (abi.Object, error) {
 		return abi.Object{}, firstErr
 	}
 	if readable == 0 && !mayReadSomeSpace(f.grants, f.entry.Provider.Grants) {
-		return abi.Object{}, f.searchDenied(id)
+		return abi.Object{}, f.refused(f.searchDenied(id))
 	}
 	if readable == 0 {
 		return abi.Object{}, &abi.ToolError{Code: abi.NotFound, Message: "object " + id + " not found: none of the spaces this call may read exists yet"}
@@ -547,7 +565,7 @@ func (f *frame) SpaceWrite(ctx context.Context, spaceName string, data []byte) (
 		return abi.Object{}, &abi.ToolError{Code: abi.InvalidParams, Message: err.Error()}
 	}
 	if terr := f.allow(abi.Capability{Kind: abi.CapWriteSpace, Arg: spaceName, HasArg: true}); terr != nil {
-		return abi.Object{}, terr
+		return abi.Object{}, f.refused(terr)
 	}
 	id, err := st.Put(spaceName, data)
 	if err != nil {
@@ -582,7 +600,7 @@ func spaceError(err error, spaceName, id string) *abi.ToolError {
 // OpenAI-compatible endpoint.
 func (f *frame) Complete(ctx context.Context, req abi.CompleteRequest) (abi.CompleteResponse, error) {
 	if terr := f.allow(abi.Capability{Kind: abi.CapInference}); terr != nil {
-		return abi.CompleteResponse{}, terr
+		return abi.CompleteResponse{}, f.refused(terr)
 	}
 	if req.MaxTokens < 0 || req.MaxTokens > math.MaxInt32 {
 		// As the WASM and JS runtimes check it; a native provider's or a

@@ -72,6 +72,12 @@ type frame struct {
 	// a DepthExceeded names the chain through it (chainText). Unlike
 	// parent it holds no grants of this call: its caller is an agent.
 	reentered atomic.Pointer[frame]
+	// denied is the first host service refused to this call for want of
+	// a capability (its CapabilityDenied message), deniedN how many were:
+	// the call's audit record says so, as a tool that catches the refusal
+	// and answers otherwise left no trace of what it tried (refused).
+	denied  atomic.Pointer[string]
+	deniedN atomic.Int32
 }
 
 // Origin says who, behind the agent, asked for a call: a server that maps
@@ -1039,6 +1045,17 @@ func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry
 		ae.Error = terr.Message
 	} else if info.Deprecation != nil {
 		ae.Error = deprecationNote(info.Deprecation)
+	}
+	if d := f.denied.Load(); d != nil && (terr == nil || !strings.Contains(terr.Message, *d)) {
+		// First, as the error is cut at 1 KiB in the record.
+		note := "host service refused during the call: CapabilityDenied: " + *d
+		if n := f.deniedN.Load(); n > 1 {
+			note += " (" + strconv.Itoa(int(n)) + " refused in all)"
+		}
+		if ae.Error != "" {
+			note += "; " + ae.Error
+		}
+		ae.Error = note
 	}
 	h.audit.Log(ae)
 }

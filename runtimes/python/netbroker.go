@@ -70,14 +70,18 @@ func (w *worker) netConnect(c *inflight, hid string, hc *abi.HostCall) {
 
 // dialFor checks and dials a net_connect request.
 func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, error) {
-	if w.broker == nil || len(w.p.netHosts) == 0 {
-		return nil, nil, abi.Errorf(abi.CapabilityDenied, "net_connect: provider %s holds no Network(host) capability", w.p.reg.Provider.ID)
-	}
 	if c == nil || hc.CallID != c.id {
 		return nil, nil, abi.Errorf(abi.InvalidRequest, "net_connect names call %q, which this worker is not serving", hc.CallID)
 	}
 	args, _ := hc.Args.(map[string]any)
 	host, _ := args["host"].(string)
+	if w.broker == nil || len(w.p.netHosts) == 0 {
+		te := abi.Errorf(abi.CapabilityDenied, "net_connect: provider %s holds no Network(host) capability", w.p.reg.Provider.ID)
+		if h, err := abi.NetworkHost(host); err == nil {
+			te.Message += " (asked for " + h + ")"
+		}
+		return nil, nil, noted(c, te)
+	}
 	port, _ := args["port"].(int64)
 	if port < 1 || port > 65535 {
 		return nil, nil, abi.Errorf(abi.InvalidParams, "net_connect: want {host: name or address, port: 1..65535}, got %v", hc.Args)
@@ -88,9 +92,9 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 	}
 	want := abi.Capability{Kind: abi.CapNetwork, Arg: host, HasArg: true}
 	if !w.p.netHosts.Allows(want) {
-		return nil, nil, &abi.ToolError{Code: abi.CapabilityDenied,
+		return nil, nil, noted(c, &abi.ToolError{Code: abi.CapabilityDenied,
 			Message: "provider " + w.p.reg.Provider.ID + " lacks " + want.String() + " (it holds Network for " + strings.Join(w.p.NetworkHosts(), ", ") + ")",
-			Data:    map[string]any{"missing": want.String()}}
+			Data:    map[string]any{"missing": want.String()}})
 	}
 	// The caller's grants count too, as for every host service: a tool
 	// reaches no host its caller could not (the host's Env checks the
@@ -137,8 +141,8 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	var le *localAddrError
 	if errors.As(err, &le) {
-		return nil, nil, &abi.ToolError{Code: abi.CapabilityDenied, Message: "net_connect " + addr + ": " + le.Error(),
-			Data: map[string]any{"missing": abi.Capability{Kind: abi.CapNetwork, Arg: le.addr.String(), HasArg: true}.String()}}
+		return nil, nil, noted(c, &abi.ToolError{Code: abi.CapabilityDenied, Message: "net_connect " + addr + ": " + le.Error(),
+			Data: map[string]any{"missing": abi.Capability{Kind: abi.CapNetwork, Arg: le.addr.String(), HasArg: true}.String()}})
 	}
 	if err != nil {
 		// The dialer's own deadline (the context's) may fire before the
@@ -168,6 +172,17 @@ func (w *worker) dialFor(c *inflight, hc *abi.HostCall) (*net.TCPConn, any, erro
 		return nil, nil, te
 	}
 	return conn.(*net.TCPConn), map[string]any{"host": host, "port": port, "remote": conn.RemoteAddr().String()}, nil
+}
+
+// noted hands te, a refused net_connect, to the host for the call's audit
+// record (abi.RefusalNoter), as the host records every host service it
+// refuses itself: a tool that caught the refusal left no trace of the
+// host it tried. It returns te.
+func noted(c *inflight, te *abi.ToolError) *abi.ToolError {
+	if n, ok := c.env.(abi.RefusalNoter); ok {
+		n.NoteRefused(te)
+	}
+	return te
 }
 
 // localAddrError: a host name resolved to an address of the host's own
