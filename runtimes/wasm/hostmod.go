@@ -35,8 +35,9 @@ const (
 // Every request/response import has the type (req_ptr i32, req_len i32) ->
 // i64: the guest passes an encoded request map, the host answers with an
 // encoded ToolResult it writes into memory obtained from the guest's
-// aios_alloc, and returns ptr<<32 | len (0 when the guest's allocator
-// returned 0).
+// aios_alloc, and returns ptr<<32 | len. When the allocator returns 0,
+// traps or returns a buffer outside memory, the import returns nothing:
+// the call is aborted and the instance discarded (docs/abi.md).
 func (l *Loader) instantiateHostModule(ctx context.Context, rt wazero.Runtime) error {
 	b := rt.NewHostModuleBuilder("aios")
 	for _, op := range []string{opCallTool, opSpaceRead, opSpaceWrite, opComplete} {
