@@ -37,7 +37,9 @@ func corpusInputs(t testing.TB, dir string) []string {
 	var out []string
 	for _, e := range ents {
 		n := e.Name()
-		if e.IsDir() && n != "parse-fail" || strings.HasSuffix(n, ".wit") {
+		// A .wat input is a package in its encoding written as WebAssembly
+		// text, which Parse decodes (simple-wasm-text.wat).
+		if e.IsDir() && n != "parse-fail" || strings.HasSuffix(n, ".wit") || strings.HasSuffix(n, ".wat") {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
@@ -74,7 +76,6 @@ func TestCorpus(t *testing.T) {
 		}
 		okFail++
 	}
-	t.Logf("skipped simple-wasm-text.wat: a WebAssembly text file, not WIT")
 	line := "WIT corpus: valid " + itoa(okValid) + "/" + itoa(len(valid)) + ", parse-fail " + itoa(okFail) + "/" + itoa(len(fails))
 	t.Log(line)
 	os.Stdout.WriteString(line + "\n")
@@ -88,10 +89,11 @@ func itoa(i int) string {
 	return string(b)
 }
 
-// checkCorpusJSON compares a few structural facts with wasm-tools' NAME.wit.json:
-// the root package's interface and world names and function counts.
+// checkCorpusJSON compares the resolution with wasm-tools' NAME.wit.json:
+// names and function counts (checkCorpusDoc) and every type, function,
+// world item, stability and doc comment (checkCorpusDeep).
 func checkCorpusJSON(t *testing.T, input string, res *Resolved) {
-	data, err := os.ReadFile(strings.TrimSuffix(input, ".wit") + ".wit.json")
+	data, err := os.ReadFile(strings.TrimSuffix(strings.TrimSuffix(input, ".wit"), ".wat") + ".wit.json")
 	if err != nil {
 		return
 	}
@@ -101,6 +103,7 @@ func checkCorpusJSON(t *testing.T, input string, res *Resolved) {
 		return
 	}
 	checkCorpusDoc(t, input, res, &doc)
+	checkCorpusDeep(t, input, res, data)
 }
 
 // corpusDoc is the part of wasm-tools' NAME.wit.json that TestCorpus reads.

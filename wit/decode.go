@@ -342,6 +342,28 @@ func splitDecodedID(id string) (PackageName, string, error) {
 	return pn, name, nil
 }
 
+// plainName checks a plain name read from a binary (a type, function or
+// world item), which becomes WIT text as it is: a WIT identifier, or for a
+// function a resource member's "[constructor]r", "[method]r.m" or
+// "[static]r.m" (async too) of identifiers. Such a name was rendered and
+// refused by the text parser at a place in text nobody sees
+// ("e.wat (decoded):4:11: expected an identifier, found '{'").
+func plainName(name string, member bool) error {
+	parts := []string{name}
+	if kind, res, m, _ := SplitMember(name); member && kind != FuncFree {
+		parts = []string{res}
+		if m != "" {
+			parts = append(parts, m)
+		}
+	}
+	for _, p := range parts {
+		if err := validateID(p); err != nil {
+			return fmt.Errorf("name %q is not a WIT identifier: %w", name, err)
+		}
+	}
+	return nil
+}
+
 // nameBody gives an imported or exported instance body its interface ID
 // (when name is one) and records it as a stub candidate.
 func (d *decoder) nameBody(b *dbody, name string) error {
@@ -489,6 +511,9 @@ func (d *decoder) instance(td *binary.TypeDef, parent *dscope) (*dbody, error) {
 // export adds a named type or a function to b.
 func (b *dbody) export(decl binary.Decl, sc *dscope) error {
 	name := decl.Name
+	if err := plainName(name, decl.Extern.Sort == binary.SortFunc); err != nil {
+		return err
+	}
 	switch decl.Extern.Sort {
 	case binary.SortType:
 		if b.byName[name] != nil {
@@ -560,6 +585,11 @@ func (d *decoder) world(name string, pn PackageName, td *binary.TypeDef, parent 
 			kw := "import "
 			if decl.Kind == binary.DeclExport {
 				kw = "export "
+			}
+			if !(decl.Extern.Sort == binary.SortInstance && strings.ContainsAny(decl.Name, ":/")) {
+				if err := plainName(decl.Name, decl.Extern.Sort == binary.SortFunc); err != nil {
+					return nil, fmt.Errorf("%s%w", kw, err)
+				}
 			}
 			switch decl.Extern.Sort {
 			case binary.SortInstance:
@@ -885,6 +915,14 @@ func (r *render) typeDef(t *dtype, members []dfunc, ind string) (string, error) 
 	in := ind + "  "
 	var s strings.Builder
 	switch td.Kind {
+	case binary.TypeRecord, binary.TypeVariant, binary.TypeEnum, binary.TypeFlags:
+		for _, l := range td.Labels {
+			if err := plainName(l, false); err != nil {
+				return "", err
+			}
+		}
+	}
+	switch td.Kind {
 	case binary.TypeRecord:
 		s.WriteString(ind + pre + "record " + name + " {\n")
 		for i, l := range td.Labels {
@@ -1027,6 +1065,9 @@ func (r *render) params(td *binary.TypeDef, sc *dscope, dropSelf bool) (string, 
 	for i, l := range td.Labels {
 		if dropSelf && i == 0 {
 			continue
+		}
+		if err := plainName(l, false); err != nil {
+			return "", fmt.Errorf("parameter: %w", err)
 		}
 		ref, err := r.ref(td.Types[i], sc)
 		if err != nil {

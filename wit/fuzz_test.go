@@ -56,22 +56,37 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// findCorpus returns shared/corpus/wit-parser-ui beside the repository
-// root (../shared), or inside it (a shared/ link in a clone), with
-// os.Stat's error when neither is there ("" and the error when there is
-// no root).
+// findCorpus returns shared/corpus/wit-parser-ui inside the repository
+// root (a shared/ link in a clone) or beside it or any folder above it
+// (../shared, or ../../shared for a worktree at /work/wt/NAME), the nearest
+// first, with os.Stat's error and the root's own place when there is none
+// ("" and the error when there is no root).
 func findCorpus() (string, error) {
 	root, err := testutil.FindRepoRoot()
 	if err != nil {
 		return "", err
 	}
-	c := filepath.Join(root, "shared", "corpus", "wit-parser-ui")
-	if _, err := os.Stat(c); err == nil {
-		return c, nil
+	return findCorpusFrom(root)
+}
+
+// findCorpusFrom is findCorpus for the repository root root.
+func findCorpusFrom(root string) (string, error) {
+	first := filepath.Join(root, "shared", "corpus", "wit-parser-ui")
+	_, firstErr := os.Stat(first)
+	if firstErr == nil {
+		return first, nil
 	}
-	c = filepath.Join(filepath.Dir(root), "shared", "corpus", "wit-parser-ui")
-	_, err = os.Stat(c)
-	return c, err
+	for dir := root; ; {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return first, firstErr
+		}
+		dir = parent
+		c := filepath.Join(dir, "shared", "corpus", "wit-parser-ui")
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
 }
 
 // FuzzFromJSON: FromJSON never panics on any type expression and JSON

@@ -200,6 +200,14 @@ func (s *gateJSON) UnmarshalJSON(b []byte) error {
 		if k == "stable" && body.Feature != nil && g.Feature == "" {
 			return fmt.Errorf("stability: feature \"\" is not a WIT identifier")
 		}
+		// An empty since or feature is no gate, and its @deprecated
+		// alone would not parse.
+		if k == "stable" && g.Since == "" {
+			return fmt.Errorf("stability \"stable\": since \"\" is not a semantic version")
+		}
+		if k == "unstable" && g.Unstable == "" {
+			return fmt.Errorf("stability \"unstable\": feature \"\" is not a WIT identifier")
+		}
 		s.g = g
 	}
 	return nil

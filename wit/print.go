@@ -167,7 +167,10 @@ func (pp *printer) gate(g *Stability, ind string) {
 	// package it came from; where the printing package has no version, or
 	// an older one, that gate would not parse here, so it is left out: it
 	// records history and does not decide whether the item is active.
-	if g.Since != "" && pp.sinceFits(g.Since) {
+	// Its @deprecated goes with it: alone it would not parse either
+	// (@deprecated must be paired with @since or @unstable).
+	since := g.Since != "" && pp.sinceFits(g.Since)
+	if since {
 		pp.w(ind, "@since(version = ", g.Since)
 		if g.Feature != "" {
 			pp.w(", feature = ", ident(g.Feature))
@@ -177,7 +180,7 @@ func (pp *printer) gate(g *Stability, ind string) {
 	if g.Unstable != "" {
 		pp.w(ind, "@unstable(feature = ", ident(g.Unstable), ")\n")
 	}
-	if g.Deprecated != "" {
+	if g.Deprecated != "" && (since || g.Unstable != "") {
 		pp.w(ind, "@deprecated(version = ", g.Deprecated, ")\n")
 	}
 }

@@ -35,7 +35,7 @@ func (r *resolver) resolvePkg(sp *srcPkg) (*pkgState, error) {
 	var wOrder []*worldState
 	declared := map[string]Position{}
 	for _, f := range sp.files {
-		local := map[string]bool{}
+		local := map[string]Position{}
 		for _, it := range f.items {
 			var name astName
 			switch x := it.(type) {
@@ -52,11 +52,11 @@ func (r *resolver) resolvePkg(sp *srcPkg) (*pkgState, error) {
 			default:
 				continue
 			}
-			if _, dup := declared[name.name]; dup {
-				return nil, errAt(name.pos, "duplicate item named `%s`", name.name)
+			if first, dup := declared[name.name]; dup {
+				return nil, errAt(name.pos, "duplicate item named `%s` (first defined at %s)", name.name, first)
 			}
 			declared[name.name] = name.pos
-			local[name.name] = true
+			local[name.name] = name.pos
 		}
 		for _, it := range f.items {
 			if u, ok := it.(*astTopUse); ok {
@@ -64,8 +64,21 @@ func (r *resolver) resolvePkg(sp *srcPkg) (*pkgState, error) {
 				if u.as != nil {
 					n = *u.as
 				}
-				if local[n.name] || f.uses[n.name] != nil {
-					return nil, errAt(n.pos, "duplicate name `%s` in this file", n.name)
+				// The error is at the later of the two, as wasm-tools
+				// has it, and names the earlier.
+				other, dup := local[n.name]
+				if prev := f.uses[n.name]; prev != nil {
+					other, dup = prev.path.name.pos, true
+					if prev.as != nil {
+						other = prev.as.pos
+					}
+				}
+				if dup {
+					at := n.pos
+					if before(at, other) {
+						at, other = other, at
+					}
+					return nil, errAt(at, "duplicate name `%s` in this file (also at %s)", n.name, other)
 				}
 				f.uses[n.name] = u
 			}
@@ -99,6 +112,11 @@ func (r *resolver) resolvePkg(sp *srcPkg) (*pkgState, error) {
 		}
 	}
 	return ps, nil
+}
+
+// before reports whether a comes before b in the same file.
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 func (ps *pkgState) id(name string) string {

@@ -62,3 +62,43 @@ func TestPrintDropsForeignSince(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintForeignSinceWithDeprecated: an item included from a world of
+// another package may carry `@since(…) @deprecated(…)`; where the printing
+// package cannot hold that @since the printer left it out but kept the
+// @deprecated, which alone does not parse ("@deprecated must be paired
+// with @since or @unstable"): `aios-host wit` printed WIT that it refused.
+// A deprecation goes with the @since it is left out with; one paired with
+// @unstable stays.
+func TestPrintForeignSinceWithDeprecated(t *testing.T) {
+	dep := "package b:dep@1.0.1 {\n  interface i {\n    f: func();\n  }\n  world imports {\n" +
+		"    @since(version = 1.0.0)\n    @deprecated(version = 1.0.1)\n    import i;\n" +
+		"    @since(version = 1.0.0)\n    @deprecated(version = 1.0.1)\n    import g: func();\n" +
+		"    @since(version = 1.0.0)\n    @deprecated(version = 1.0.1)\n    type t = u32;\n" +
+		"    @since(version = 1.0.0)\n    resource r {\n      @since(version = 1.0.0)\n      @deprecated(version = 1.0.1)\n      m: func();\n    }\n" +
+		"    @unstable(feature = x)\n    @deprecated(version = 1.0.1)\n    import h: func();\n" +
+		"  }\n}\n"
+	for _, root := range []string{"package a:root;", "package a:root@0.1.0;", "package a:root@2.0.0;"} {
+		src := root + "\nworld w {\n  include b:dep/imports@1.0.1;\n}\n" + dep
+		res, err := ParseSource("x.wit", src, Options{AllFeatures: true})
+		if err != nil {
+			t.Fatalf("%s: %v", root, err)
+		}
+		text := Print(res)
+		if _, err := ParseSource("printed.wit", text, Options{AllFeatures: true}); err != nil {
+			t.Errorf("%s: printed text does not parse: %v\n%s", root, err, text)
+			continue
+		}
+		rootText := text[:strings.Index(text, "package b:dep")]
+		want := 1 // h's, paired with @unstable
+		if root == "package a:root@2.0.0;" {
+			want = 5 // every one, with its @since
+		}
+		if n := strings.Count(rootText, "@deprecated(version = 1.0.1)"); n != want {
+			t.Errorf("%s: %d deprecations in the root package, want %d:\n%s", root, n, want, rootText)
+		}
+		if n := strings.Count(text[len(rootText):], "@deprecated(version = 1.0.1)"); n != 5 {
+			t.Errorf("%s: the dependency has %d deprecations, want 5:\n%s", root, n, text)
+		}
+	}
+}
