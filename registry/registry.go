@@ -289,16 +289,16 @@ func (r *Registry) ToolsAfter(name string, version *semver.Version) iter.Seq[*En
 
 // DefaultsAfter yields, from one snapshot and by name, the default
 // version (Resolve(name, "")) of each tool name after name; from the
-// first name when name is "". With a version, name's own default comes
-// first when it is newer than version.
-func (r *Registry) DefaultsAfter(name string, version *semver.Version) iter.Seq[*Entry] {
+// first name when name is "". Paging by name lists each name once, also
+// when its default version moved up since the page before.
+func (r *Registry) DefaultsAfter(name string) iter.Seq[*Entry] {
 	s := r.snap.Load()
 	return func(yield func(*Entry) bool) {
 		var p pos
 		if name != "" {
 			var found bool
 			p, found = seek(s.sets, name, func(set *toolSet, name string) int { return strings.Compare(set.versions[0].Def.Name, name) })
-			if found && (version == nil || !s.sets.at(p).def.Version.GreaterThan(version)) {
+			if found {
 				p.off++
 			}
 		}

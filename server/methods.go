@@ -89,19 +89,20 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	if err != nil {
 		return nil, err
 	}
-	// The page starts after the last tool of the page before, by name
-	// and version, found by binary search in one snapshot of the
-	// registry: a tool registered or removed meanwhile moves no other
-	// across the cut. Without all_versions each name is listed as the
-	// version a call without a version reaches: the default
-	// (docs/registry.md "Version resolution"), not a newer pre-release or
-	// deprecated version.
+	// The page starts after the last tool of the page before, found by
+	// binary search in one snapshot of the registry: a tool registered or
+	// removed meanwhile moves no other across the cut. Without
+	// all_versions each name is listed as the version a call without a
+	// version reaches: the default (docs/registry.md "Version
+	// resolution"), not a newer pre-release or deprecated version; and
+	// the page starts after the last name, as the default of that name
+	// may have moved up since (it was listed again).
 	var name string
 	var version *semver.Version
 	if after != nil {
 		name, version = after.name, after.version
 	}
-	entries := s.h.Registry().DefaultsAfter(name, version)
+	entries := s.h.Registry().DefaultsAfter(name)
 	if p.AllVersions {
 		entries = s.h.Registry().ToolsAfter(name, version)
 	}
