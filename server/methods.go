@@ -651,12 +651,8 @@ func (s *Server) shadowedSkills(id string) []ShadowedSkill {
 		}
 		out = append(out, sk)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ID != out[j].ID {
-			return out[i].ID < out[j].ID
-		}
-		return out[i].Version < out[j].Version
-	})
+	// In Shadowed's order, by name then version in SemVer order (sorted
+	// as strings, 1.10.0 came before 1.9.0).
 	return out
 }
 
