@@ -444,6 +444,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 			v *SemverViolation
 		}
 		var found []verdict
+		withGone := map[string][]*Entry{} // name → its served versions and those withdrawn, sorted
 		for _, e := range fresh {
 			var versions []*Entry
 			if set := next.tools.get(e.Def.Name); set != nil {
@@ -474,8 +475,20 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				slices.SortFunc(versions, compareEntries)
 			}
 			if g := gone[e.Def.Name]; len(g) > 0 {
-				versions = append(slices.Clone(versions), g...)
-				slices.SortFunc(versions, compareEntries)
+				if !isServed[e] {
+					versions = append(slices.Clone(versions), g...)
+					slices.SortFunc(versions, compareEntries)
+				} else if withGone[e.Def.Name] != nil {
+					versions = withGone[e.Def.Name]
+				} else {
+					// The same for every served version of the name:
+					// merged and sorted once (for each version, a reload
+					// replacing 2 000 versions sorted 4 000 entries 2 000
+					// times).
+					versions = append(slices.Clone(versions), g...)
+					slices.SortFunc(versions, compareEntries)
+					withGone[e.Def.Name] = versions
+				}
 			}
 			// A released version redefined must keep its own callers
 			// (SemVer §3: a release's contents do not change).
