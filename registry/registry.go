@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"iter"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -257,6 +259,51 @@ func diff(old, new []*Entry, pc *pairCache) Event {
 // Tools returns every registered tool version, sorted by name then version.
 func (r *Registry) Tools() []*Entry {
 	return r.snap.Load().all.slice()
+}
+
+// ToolsAfter yields, from one snapshot and in Tools' order (by name, then
+// version), the tool versions after name@version; from the first when
+// name is "", from name's first version when version is nil. A reader paging through the list (tools/list) seeks to where
+// the page before ended, by binary search, instead of copying and skipping
+// every tool listed before it: listing 10 000 tools a page at a time was
+// quadratic.
+func (r *Registry) ToolsAfter(name string, version *semver.Version) iter.Seq[*Entry] {
+	s := r.snap.Load()
+	return func(yield func(*Entry) bool) {
+		var p pos
+		if name != "" {
+			var found bool
+			p, found = seek(s.all, name, func(e *Entry, name string) int {
+				if c := strings.Compare(e.Def.Name, name); c != 0 || version == nil {
+					return c
+				}
+				return e.Version.Compare(version)
+			})
+			if found && version != nil {
+				p.off++
+			}
+		}
+		s.all.from(p, yield)
+	}
+}
+
+// DefaultsAfter yields, from one snapshot and by name, the default
+// version (Resolve(name, "")) of each tool name after name; from the
+// first name when name is "". Paging by name lists each name once, also
+// when its default version moved up since the page before.
+func (r *Registry) DefaultsAfter(name string) iter.Seq[*Entry] {
+	s := r.snap.Load()
+	return func(yield func(*Entry) bool) {
+		var p pos
+		if name != "" {
+			var found bool
+			p, found = seek(s.sets, name, func(set *toolSet, name string) int { return strings.Compare(set.versions[0].Def.Name, name) })
+			if found {
+				p.off++
+			}
+		}
+		s.sets.from(p, func(set *toolSet) bool { return yield(set.def) })
+	}
 }
 
 // Versions returns every registered version of name, oldest first (nil when

@@ -105,3 +105,18 @@ func (s seq[T]) patch(del []pos, ins []T, at []pos, work *int) seq[T] {
 	*work += len(s.chunks)
 	return out
 }
+
+// from yields the elements from p on, in order.
+func (s seq[T]) from(p pos, yield func(T) bool) {
+	for c := p.c; c < len(s.chunks); c++ {
+		ch := s.chunks[c]
+		if c == p.c {
+			ch = ch[min(p.off, len(ch)):]
+		}
+		for _, x := range ch {
+			if !yield(x) {
+				return
+			}
+		}
+	}
+}

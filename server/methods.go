@@ -85,64 +85,44 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	reg := s.h.Registry()
-	entries := reg.Tools()
-	// Without all_versions each name is listed as the version a call
-	// without a version reaches: the default (docs/registry.md "Version
-	// resolution"), not a newer pre-release or deprecated version. A
-	// default that a reload replaced meanwhile falls back to the newest.
-	shown := map[string]*registry.Entry{}
-	if !p.AllVersions {
-		in := map[*registry.Entry]bool{}
-		for _, e := range entries {
-			in[e] = true
-			if cur := shown[e.Def.Name]; cur == nil || e.Version.GreaterThan(cur.Version) {
-				shown[e.Def.Name] = e
-			}
-		}
-		for name := range shown {
-			if def, err := reg.Resolve(name, ""); err == nil && in[def] {
-				shown[name] = def
-			}
-		}
-	}
-	sort.SliceStable(entries, func(i, j int) bool {
-		if entries[i].Def.Name != entries[j].Def.Name {
-			return entries[i].Def.Name < entries[j].Def.Name
-		}
-		return entries[i].Version.LessThan(entries[j].Version)
-	})
 	after, err := decodeListCursor(p.Cursor)
 	if err != nil {
 		return nil, err
 	}
+	// The page starts after the last tool of the page before, found by
+	// binary search in one snapshot of the registry: a tool registered or
+	// removed meanwhile moves no other across the cut. Without
+	// all_versions each name is listed as the version a call without a
+	// version reaches: the default (docs/registry.md "Version
+	// resolution"), not a newer pre-release or deprecated version; and
+	// the page starts after the last name, as the default of that name
+	// may have moved up since (it was listed again).
+	var name string
+	var version *semver.Version
 	if after != nil {
-		// The page starts after the last tool of the page before, by
-		// name and version: a tool registered or removed meanwhile moves
-		// no other across the cut.
-		entries = entries[sort.Search(len(entries), func(i int) bool {
-			return after.before(entries[i])
-		}):]
+		name, version = after.name, after.version
+	}
+	entries := s.h.Registry().DefaultsAfter(name)
+	if p.AllVersions {
+		entries = s.h.Registry().ToolsAfter(name, version)
 	}
 	page := s.cfg.ListPageSize
-	out := make([]ToolInfo, 0, min(len(entries), page))
+	out := make([]ToolInfo, 0, min(page, 64))
 	res := map[string]any{}
-	for _, e := range entries {
-		if p.AllVersions || shown[e.Def.Name] == e {
-			if p.Callable && (sess == nil || s.h.MayCall(sess.agent, e) != nil) {
-				continue
-			}
-			if len(out) == page {
-				last := out[len(out)-1]
-				res["nextCursor"] = encodeListCursor(last.Name, last.Version)
-				break
-			}
-			ti := toolInfo(e)
-			if sess != nil && sess.transport == "unix" {
-				ti.Source = e.Provider.Source
-			}
-			out = append(out, ti)
+	for e := range entries {
+		if p.Callable && (sess == nil || s.h.MayCall(sess.agent, e) != nil) {
+			continue
 		}
+		if len(out) == page {
+			last := out[len(out)-1]
+			res["nextCursor"] = encodeListCursor(last.Name, last.Version)
+			break
+		}
+		ti := toolInfo(e)
+		if sess != nil && sess.transport == "unix" {
+			ti.Source = e.Provider.Source
+		}
+		out = append(out, ti)
 	}
 	res["tools"] = out
 	return res, nil
@@ -154,14 +134,6 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 type listCursor struct {
 	name    string
 	version *semver.Version
-}
-
-// before reports whether the cursor sorts before e (name, then version).
-func (c *listCursor) before(e *registry.Entry) bool {
-	if e.Def.Name != c.name {
-		return e.Def.Name > c.name
-	}
-	return e.Version.GreaterThan(c.version)
 }
 
 func encodeListCursor(name, version string) string {
@@ -679,12 +651,8 @@ func (s *Server) shadowedSkills(id string) []ShadowedSkill {
 		}
 		out = append(out, sk)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ID != out[j].ID {
-			return out[i].ID < out[j].ID
-		}
-		return out[i].Version < out[j].Version
-	})
+	// In Shadowed's order, by name then version in SemVer order (sorted
+	// as strings, 1.10.0 came before 1.9.0).
 	return out
 }
 
