@@ -65,6 +65,12 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 	if implementsAny(typ, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
+	if typ.Kind() == reflect.Array {
+		if why := arrayFits(schema, typ.Len()); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema %s %q, but HandleFunc's params type %v decodes it into %s, of type %v, which takes exactly %d items: encoding/json drops the items past them and leaves missing ones zero, without an error; give %q \"minItems\": %d and \"maxItems\": %d, or make the Go type a slice",
+				t.Name, why, strings.TrimSuffix(path, "/"), in, goValue(goPath, "the params"), typ, typ.Len(), strings.TrimSuffix(path, "/"), typ.Len(), typ.Len()))
+		}
+	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
 		// The items' own type too: only their properties were judged,
 		// and a []int under items of type "string" failed every call
@@ -153,6 +159,55 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
 			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
+}
+
+// arrayFits says how schema, describing an array (its type "array", or
+// items, prefixItems, minItems or maxItems given), lets through arrays
+// of another length than n, the length of the Go array that takes them,
+// or "" when it holds them to n items or describes no array.
+func arrayFits(schema map[string]any, n int) string {
+	array := false
+	switch ty := schema["type"].(type) {
+	case string:
+		array = ty == "array"
+	case []any:
+		array = slices.Contains(ty, any("array"))
+	}
+	for _, k := range []string{"items", "prefixItems", "minItems", "maxItems"} {
+		if _, ok := schema[k]; ok {
+			array = true
+		}
+	}
+	if !array {
+		return ""
+	}
+	count := func(k string) (float64, bool) {
+		switch x := schema[k].(type) {
+		case int64:
+			return float64(x), true
+		case uint64:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		return 0, false
+	}
+	most, bounded := count("maxItems")
+	if items, ok := schema["items"].(bool); ok && !items {
+		prefix, _ := schema["prefixItems"].([]any)
+		if !bounded || float64(len(prefix)) < most {
+			most, bounded = float64(len(prefix)), true
+		}
+	}
+	switch least, _ := count("minItems"); {
+	case !bounded:
+		return "sets no maxItems for"
+	case most > float64(n):
+		return fmt.Sprintf("lets through arrays of %v items (maxItems) at", most)
+	case least < float64(n):
+		return fmt.Sprintf("lets through arrays of %v items (minItems) at", least)
+	}
+	return ""
 }
 
 // keyFits says why encoding/json cannot decode a member named name into a
