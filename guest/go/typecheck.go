@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -80,6 +81,10 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
 					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
 			}
+		}
+		if kw, member, why := valuesFit(items, jsonField{typ: typ.Elem()}); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema lists %s in the %s of %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+				t.Name, member, kw, path+"*", in, goValue(goPath, "the params"), typ.Elem(), why))
 		}
 		if why := formatFits(items, typ.Elem()); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
@@ -159,6 +164,52 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
 			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
+}
+
+// valuesFit says why a value schema s lists in its enum or as its const
+// cannot decode into field f (its type alone was judged, and an enum
+// written without one, {"enum": ["asc", "desc"]} over an int field,
+// failed every call sending a value it lists): the keyword, the value as
+// JSON and the reason, or "" for all three.
+func valuesFit(s map[string]any, f jsonField) (kw, member, why string) {
+	var vals []any
+	if c, ok := s["const"]; ok {
+		kw, vals = "const", []any{c}
+	} else if e, ok := s["enum"].([]any); ok {
+		kw, vals = "enum", e
+	}
+	for _, v := range vals {
+		if why := fieldFits(jsonTypeOf(v), f); why != "" {
+			b, _ := json.Marshal(v)
+			return kw, string(b), why
+		}
+	}
+	return "", "", ""
+}
+
+// jsonTypeOf is the JSON Schema type of canonical value v: "integer" for
+// a whole number, "number" for one with a fraction.
+func jsonTypeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case int64, uint64:
+		return "integer"
+	case float64:
+		if x == math.Trunc(x) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
 }
 
 // arrayFits says how schema, describing an array (its type "array", or
@@ -249,6 +300,10 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 	if why := formatFits(ps, f.typ); why != "" {
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
 			t.Name, path+k, ps["format"], in, fieldName(typ, f), f.typ, why))
+	}
+	if kw, member, why := valuesFit(ps, f); why != "" {
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema lists %s in the %s of %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+			t.Name, member, kw, path+k, in, fieldName(typ, f), f.typ, why))
 	}
 	if !f.quoted {
 		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
