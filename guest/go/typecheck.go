@@ -41,7 +41,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
 	checkReturns(t, out)
-	if typ, _ := t.Parameters["type"].(string); typ != "" {
+	if typ := schemaType(t.Parameters); typ != "" {
 		if why := fieldFits(typ, jsonField{typ: in}); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its params are a JSON value of type %q (its Parameters schema's), but HandleFunc's params type %v cannot take one: %s",
 				t.Name, typ, in, why))
@@ -76,7 +76,7 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		// The items' own type too: only their properties were judged,
 		// and a []int under items of type "string" failed every call
 		// that sent one as the caller's InvalidParams.
-		if it, _ := items["type"].(string); it != "" {
+		if it := schemaType(items); it != "" {
 			if why := fieldFits(it, jsonField{typ: typ.Elem()}); why != "" {
 				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
 					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
@@ -164,6 +164,33 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema requires %q, but HandleFunc's params type %v has no field for it (its JSON field names: %s): encoding/json would drop the value; %s",
 			t.Name, path+p, shown, strings.Join(names, ", "), fieldAdvice(typ, p)))
 	}
+}
+
+// schemaType is the type schema s gives its values, for judging a Go
+// type against it: its "type" when a string, the one type of a list
+// holding it and "null" ({"type": ["string", "null"]}, as generators
+// write a nullable type: it was not judged at all, TestNullableTypeListChecked;
+// null decodes into any field), else "" (a union of several types is
+// left to the host).
+func schemaType(s map[string]any) string {
+	switch ty := s["type"].(type) {
+	case string:
+		return ty
+	case []any:
+		one := ""
+		for _, x := range ty {
+			switch x {
+			case "null":
+			default:
+				if one != "" {
+					return ""
+				}
+				one, _ = x.(string)
+			}
+		}
+		return one
+	}
+	return ""
 }
 
 // valuesFit says why a value schema s lists in its enum or as its const
@@ -291,7 +318,7 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 	if !ok || ps == nil {
 		return
 	}
-	if pt, _ := ps["type"].(string); pt != "" {
+	if pt := schemaType(ps); pt != "" {
 		if why := fieldFits(pt, f); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
 				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
@@ -342,7 +369,7 @@ func fieldName(typ reflect.Type, f jsonField) string {
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
 func checkReturns(t Tool, out reflect.Type) {
-	if pt, _ := t.Returns["type"].(string); knownType(pt) {
+	if pt := schemaType(t.Returns); knownType(pt) {
 		if w := writtenAs(jsonField{typ: out}); w != "" && !fitsWritten(w, pt) {
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema's type is %q, but HandleFunc's result type %v is written as a JSON %s: the host would refuse every result",
 				t.Name, pt, out, w))
@@ -374,7 +401,7 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	// never writes them as: only their properties were judged, and the
 	// host refused every result holding one.
 	elemWritten := func(s map[string]any, p string) {
-		pt, _ := s["type"].(string)
+		pt := schemaType(s)
 		if w := writtenAs(jsonField{typ: typ.Elem()}); w != "" && knownType(pt) && !fitsWritten(w, pt) {
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but HandleFunc's result type %v writes it from an element of %s, of type %v, as a JSON %s: the host would refuse every result that has one",
 				t.Name, p, pt, out, goValue(goPath, "the result"), typ.Elem(), w))
@@ -451,7 +478,7 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		if f == nil || ps == nil {
 			continue
 		}
-		if pt, _ := ps["type"].(string); pt != "" {
+		if pt := schemaType(ps); pt != "" {
 			if w := writtenAs(*f); w != "" && !fitsWritten(w, pt) && knownType(pt) {
 				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
 					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
