@@ -199,12 +199,7 @@ func schemaType(s map[string]any) string {
 // failed every call sending a value it lists): the keyword, the value as
 // JSON and the reason, or "" for all three.
 func valuesFit(s map[string]any, f jsonField) (kw, member, why string) {
-	var vals []any
-	if c, ok := s["const"]; ok {
-		kw, vals = "const", []any{c}
-	} else if e, ok := s["enum"].([]any); ok {
-		kw, vals = "enum", e
-	}
+	kw, vals := listedValues(s)
 	for _, v := range vals {
 		if why := fieldFits(jsonTypeOf(v), f); why != "" {
 			b, _ := json.Marshal(v)
@@ -212,6 +207,18 @@ func valuesFit(s map[string]any, f jsonField) (kw, member, why string) {
 		}
 	}
 	return "", "", ""
+}
+
+// listedValues is the keyword ("const" or "enum") and the values schema
+// s lists with it, or "".
+func listedValues(s map[string]any) (string, []any) {
+	if c, ok := s["const"]; ok {
+		return "const", []any{c}
+	}
+	if e, ok := s["enum"].([]any); ok {
+		return "enum", e
+	}
+	return "", nil
 }
 
 // jsonTypeOf is the JSON Schema type of canonical value v: "integer" for
@@ -482,6 +489,19 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 			if w := writtenAs(*f); w != "" && !fitsWritten(w, pt) && knownType(pt) {
 				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
 					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
+			}
+		}
+		if kw, vals := listedValues(ps); kw != "" {
+			// A value of the enum (or the const) must be one the field
+			// is written as: an enum written without a type judged
+			// nothing, and every result was refused.
+			w, fits := writtenAs(*f), false
+			for _, v := range vals {
+				fits = fits || w == "" || v == nil || fitsWritten(w, jsonTypeOf(v))
+			}
+			if !fits {
+				panic(fmt.Sprintf("aios: tool %s: its Returns schema's %s of %q lists no JSON %s, but field %s of HandleFunc's result type %v of type %v is written as one: the host would refuse every result that has it",
+					t.Name, kw, path+k, w, goPath+f.goName, out, f.typ))
 			}
 		}
 		if !f.quoted {
