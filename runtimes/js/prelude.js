@@ -162,7 +162,13 @@
       var v = p[keys[i]];
       if (SCHEMA_KEYWORDS[keys[i]] === true && (v === null || typeof v !== 'object' || Array.isArray(v))) {
         refuseMixed(p, keys[i], where, what);
-        return p;
+        if (what !== 'parameters' || p.type !== undefined) return p;
+        // Params are an object: without a type, {anyOf: [{required:
+        // ['x']}, ...]} took any value, a caller's "hello" reaching the
+        // handler (TestKeywordParamsSchemaTakesObjects).
+        var typed = { type: 'object' };
+        Object.keys(p).forEach(function (k) { typed[k] = p[k]; });
+        return typed;
       }
     }
     var properties = {};

@@ -97,6 +97,30 @@ func Expand(s map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
+// Params is Expand for a tool's parameters schema, which takes an object:
+// a schema Expand returns without a "type" (one of keywords, {"anyOf":
+// [{"required": ["x"]}, …]}, used as given) is given "type": "object" in
+// a copy (it took any value, a caller's "hello" reaching the tool as its
+// params), and nil is {"type": "object"}.
+func Params(s map[string]any) (map[string]any, error) {
+	if s == nil {
+		return map[string]any{"type": "object"}, nil
+	}
+	out, err := Expand(s)
+	if err != nil {
+		return nil, err
+	}
+	if _, typed := out["type"]; typed {
+		return out, nil
+	}
+	cp := make(map[string]any, len(out)+1)
+	for k, v := range out {
+		cp[k] = v
+	}
+	cp["type"] = "object"
+	return cp, nil
+}
+
 // subschemaKeywords are the JSON Schema keywords whose values are schemas,
 // or maps of them, and $schema: the Python SDK's _SUBSCHEMA_KEYWORDS.
 var subschemaKeywords = map[string]bool{
