@@ -622,7 +622,15 @@ func canonical(v any, depth int) bool {
 // (package shorthand: a whole schema as given, the seed's shorthand
 // expanded); a shorthand property that is not a schema panics, naming it.
 func shorthand(tool, field string, s map[string]any) map[string]any {
-	out, err := schemashort.Expand(s)
+	expand := schemashort.Expand
+	if field == "Parameters" {
+		expand = schemashort.Params // params are an object
+	}
+	out, err := expand(s)
+	var mixed *schemashort.MixedError
+	if errors.As(err, &mixed) {
+		panic(fmt.Sprintf("aios: tool %s: its %s schema %v", tool, field, err))
+	}
 	if err != nil {
 		panic(fmt.Sprintf("aios: tool %s: its %s schema is read as a map of property schemas (it has no string \"type\" or \"$schema\" and no \"properties\"), but %v", tool, field, err))
 	}

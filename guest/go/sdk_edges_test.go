@@ -482,7 +482,7 @@ func TestTypedFieldsMatchSchema(t *testing.T) {
 	type inner struct{ X int }
 	probeTool(t, "probe-fields-ok", func() {
 		HandleFunc(Tool{Name: "probe-fields-ok", Parameters: schema(`{"i":{"type":"integer"},"f":{"type":"integer"},"n":{"type":"number"},
-			"b":{"type":"string"},"s":{"type":"string"},"a":{"type":"array"},"arr":{"type":"array"},"o":{"type":"object"},"m":{"type":"object"},
+			"b":{"type":"string"},"s":{"type":"string"},"a":{"type":"array"},"arr":{"type":"array","minItems":2,"maxItems":2},"o":{"type":"object"},"m":{"type":"object"},
 			"any":{"type":"object"},"u":{"type":["string","integer"]},"free":{},"ptr":{"type":"integer"},"flag":{"type":"boolean"}}`)},
 			func(c *Call, in struct {
 				I    uint8

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -40,7 +41,7 @@ func checkTyped(t Tool, in, out reflect.Type) {
 		panic(fmt.Sprintf(typeProblemFormat, t.Name, "result", out, "encoded as", why))
 	}
 	checkReturns(t, out)
-	if typ, _ := t.Parameters["type"].(string); typ != "" {
+	if typ := schemaType(t.Parameters); typ != "" {
 		if why := fieldFits(typ, jsonField{typ: in}); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its params are a JSON value of type %q (its Parameters schema's), but HandleFunc's params type %v cannot take one: %s",
 				t.Name, typ, in, why))
@@ -65,15 +66,25 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 	if implementsAny(typ, jsonUnmarshaler, textUnmarshaler) {
 		return
 	}
+	if typ.Kind() == reflect.Array {
+		if why := arrayFits(schema, typ.Len()); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema %s %q, but HandleFunc's params type %v decodes it into %s, of type %v, which takes exactly %d items: encoding/json drops the items past them and leaves missing ones zero, without an error; give %q \"minItems\": %d and \"maxItems\": %d, or make the Go type a slice",
+				t.Name, why, strings.TrimSuffix(path, "/"), in, goValue(goPath, "the params"), typ, typ.Len(), strings.TrimSuffix(path, "/"), typ.Len(), typ.Len()))
+		}
+	}
 	if items, _ := schema["items"].(map[string]any); items != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
 		// The items' own type too: only their properties were judged,
 		// and a []int under items of type "string" failed every call
 		// that sent one as the caller's InvalidParams.
-		if it, _ := items["type"].(string); it != "" {
+		if it := schemaType(items); it != "" {
 			if why := fieldFits(it, jsonField{typ: typ.Elem()}); why != "" {
 				panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
 					t.Name, path+"*", it, in, goValue(goPath, "the params"), typ.Elem(), why))
 			}
+		}
+		if kw, member, why := valuesFit(items, jsonField{typ: typ.Elem()}); why != "" {
+			panic(fmt.Sprintf("aios: tool %s: its Parameters schema lists %s in the %s of %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
+				t.Name, member, kw, path+"*", in, goValue(goPath, "the params"), typ.Elem(), why))
 		}
 		if why := formatFits(items, typ.Elem()); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into an element of %s, of type %v: %s",
@@ -155,6 +166,135 @@ func checkParams(t Tool, in, typ reflect.Type, schema map[string]any, path, goPa
 	}
 }
 
+// schemaType is the type schema s gives its values, for judging a Go
+// type against it: its "type" when a string, the one type of a list
+// holding it and "null" ({"type": ["string", "null"]}, as generators
+// write a nullable type: it was not judged at all, TestNullableTypeListChecked;
+// null decodes into any field), else "" (a union of several types is
+// left to the host).
+func schemaType(s map[string]any) string {
+	switch ty := s["type"].(type) {
+	case string:
+		return ty
+	case []any:
+		one := ""
+		for _, x := range ty {
+			switch x {
+			case "null":
+			default:
+				if one != "" {
+					return ""
+				}
+				one, _ = x.(string)
+			}
+		}
+		return one
+	}
+	return ""
+}
+
+// valuesFit says why a value schema s lists in its enum or as its const
+// cannot decode into field f (its type alone was judged, and an enum
+// written without one, {"enum": ["asc", "desc"]} over an int field,
+// failed every call sending a value it lists): the keyword, the value as
+// JSON and the reason, or "" for all three.
+func valuesFit(s map[string]any, f jsonField) (kw, member, why string) {
+	kw, vals := listedValues(s)
+	for _, v := range vals {
+		if why := fieldFits(jsonTypeOf(v), f); why != "" {
+			b, _ := json.Marshal(v)
+			return kw, string(b), why
+		}
+	}
+	return "", "", ""
+}
+
+// listedValues is the keyword ("const" or "enum") and the values schema
+// s lists with it, or "".
+func listedValues(s map[string]any) (string, []any) {
+	if c, ok := s["const"]; ok {
+		return "const", []any{c}
+	}
+	if e, ok := s["enum"].([]any); ok {
+		return "enum", e
+	}
+	return "", nil
+}
+
+// jsonTypeOf is the JSON Schema type of canonical value v: "integer" for
+// a whole number, "number" for one with a fraction.
+func jsonTypeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case int64, uint64:
+		return "integer"
+	case float64:
+		if x == math.Trunc(x) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
+}
+
+// arrayFits says how schema, describing an array (its type "array", or
+// items, prefixItems, minItems or maxItems given), lets through arrays
+// of another length than n, the length of the Go array that takes them,
+// or "" when it holds them to n items or describes no array.
+func arrayFits(schema map[string]any, n int) string {
+	array := false
+	switch ty := schema["type"].(type) {
+	case string:
+		array = ty == "array"
+	case []any:
+		array = slices.Contains(ty, any("array"))
+	}
+	for _, k := range []string{"items", "prefixItems", "minItems", "maxItems"} {
+		if _, ok := schema[k]; ok {
+			array = true
+		}
+	}
+	if !array {
+		return ""
+	}
+	count := func(k string) (float64, bool) {
+		switch x := schema[k].(type) {
+		case int64:
+			return float64(x), true
+		case uint64:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		return 0, false
+	}
+	most, bounded := count("maxItems")
+	if items, ok := schema["items"].(bool); ok && !items {
+		prefix, _ := schema["prefixItems"].([]any)
+		if !bounded || float64(len(prefix)) < most {
+			most, bounded = float64(len(prefix)), true
+		}
+	}
+	switch least, _ := count("minItems"); {
+	case !bounded:
+		return "sets no maxItems for"
+	case most > float64(n):
+		return fmt.Sprintf("lets through arrays of %v items (maxItems) at", most)
+	case least < float64(n):
+		return fmt.Sprintf("lets through arrays of %v items (minItems) at", least)
+	}
+	return ""
+}
+
 // keyFits says why encoding/json cannot decode a member named name into a
 // map key of type kt (an integer type, which takes a decimal integer in its
 // range only), or "".
@@ -185,7 +325,7 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 	if !ok || ps == nil {
 		return
 	}
-	if pt, _ := ps["type"].(string); pt != "" {
+	if pt := schemaType(ps); pt != "" {
 		if why := fieldFits(pt, f); why != "" {
 			panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the type %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
 				t.Name, path+k, pt, in, fieldName(typ, f), f.typ, why))
@@ -194,6 +334,10 @@ func checkProperty(t Tool, in, typ reflect.Type, fieldOf func(string) (jsonField
 	if why := formatFits(ps, f.typ); why != "" {
 		panic(fmt.Sprintf("aios: tool %s: its Parameters schema gives %q the format %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
 			t.Name, path+k, ps["format"], in, fieldName(typ, f), f.typ, why))
+	}
+	if kw, member, why := valuesFit(ps, f); why != "" {
+		panic(fmt.Sprintf("aios: tool %s: its Parameters schema lists %s in the %s of %q, but HandleFunc's params type %v decodes it into %s of type %v: %s",
+			t.Name, member, kw, path+k, in, fieldName(typ, f), f.typ, why))
 	}
 	if !f.quoted {
 		checkParams(t, in, f.typ, ps, path+k+"/", f.goName+".")
@@ -232,7 +376,7 @@ func fieldName(typ reflect.Type, f jsonField) string {
 // call, or its field has omitempty or omitzero, which fails the calls whose
 // value is zero. The host holds every result to Returns (InvalidResult).
 func checkReturns(t Tool, out reflect.Type) {
-	if pt, _ := t.Returns["type"].(string); knownType(pt) {
+	if pt := schemaType(t.Returns); knownType(pt) {
 		if w := writtenAs(jsonField{typ: out}); w != "" && !fitsWritten(w, pt) {
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema's type is %q, but HandleFunc's result type %v is written as a JSON %s: the host would refuse every result",
 				t.Name, pt, out, w))
@@ -264,7 +408,7 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 	// never writes them as: only their properties were judged, and the
 	// host refused every result holding one.
 	elemWritten := func(s map[string]any, p string) {
-		pt, _ := s["type"].(string)
+		pt := schemaType(s)
 		if w := writtenAs(jsonField{typ: typ.Elem()}); w != "" && knownType(pt) && !fitsWritten(w, pt) {
 			panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but HandleFunc's result type %v writes it from an element of %s, of type %v, as a JSON %s: the host would refuse every result that has one",
 				t.Name, p, pt, out, goValue(goPath, "the result"), typ.Elem(), w))
@@ -341,10 +485,23 @@ func checkReturnsAt(t Tool, out, typ reflect.Type, schema map[string]any, path, 
 		if f == nil || ps == nil {
 			continue
 		}
-		if pt, _ := ps["type"].(string); pt != "" {
+		if pt := schemaType(ps); pt != "" {
 			if w := writtenAs(*f); w != "" && !fitsWritten(w, pt) && knownType(pt) {
 				panic(fmt.Sprintf("aios: tool %s: its Returns schema gives %q the type %q, but field %s of HandleFunc's result type %v of type %v is written as a JSON %s: the host would refuse every result that has it",
 					t.Name, path+k, pt, goPath+f.goName, out, f.typ, w))
+			}
+		}
+		if kw, vals := listedValues(ps); kw != "" {
+			// A value of the enum (or the const) must be one the field
+			// is written as: an enum written without a type judged
+			// nothing, and every result was refused.
+			w, fits := writtenAs(*f), false
+			for _, v := range vals {
+				fits = fits || w == "" || v == nil || fitsWritten(w, jsonTypeOf(v))
+			}
+			if !fits {
+				panic(fmt.Sprintf("aios: tool %s: its Returns schema's %s of %q lists no JSON %s, but field %s of HandleFunc's result type %v of type %v is written as one: the host would refuse every result that has it",
+					t.Name, kw, path+k, w, goPath+f.goName, out, f.typ))
 			}
 		}
 		if !f.quoted {

@@ -118,6 +118,27 @@
     });
   }
 
+  // SUBSCHEMA_KEYWORDS are the JSON Schema keywords whose values are
+  // schemas, or maps of them, and $schema: the Python SDK's list.
+  var SUBSCHEMA_KEYWORDS = Object.create(null);
+  ["items", "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies", "$schema", "$vocabulary"].forEach(function (k) { SUBSCHEMA_KEYWORDS[k] = true; });
+
+  // refuseMixed: a keyword schema whose other members are property
+  // schemas is the shorthand with a keyword written beside it, {query:
+  // {...}, required: ['query']}: taken as a whole schema it had no
+  // properties, and any params reached the handler (the Python SDK
+  // refuses it so: TestShorthandMixedWithKeywordRefused).
+  function refuseMixed(p, kw, where, what) {
+    var props = Object.keys(p).filter(function (k) {
+      var s = p[k];
+      return s !== null && typeof s === 'object' && !Array.isArray(s) && SCHEMA_KEYWORDS[k] !== true && SUBSCHEMA_KEYWORDS[k] !== true;
+    }).sort(codePointOrder);
+    if (!props.length) return;
+    throw new TypeError(where + ': ' + what + ' mixes property schemas (' + props.join(', ') + ') with the schema keyword "' + kw +
+      '": write a whole schema, { type: "object", properties: {...}, ' + kw + ': ... }, or the property schemas alone' +
+      ' (a property is required unless it has a default or optional: true)');
+  }
+
   function toSchema(p, where, what) {
     what = what || 'parameters';
     if (p === undefined || p === null) return { type: 'object' };
@@ -139,7 +160,16 @@
     var keys = Object.keys(p);
     for (var i = 0; i < keys.length; i++) {
       var v = p[keys[i]];
-      if (SCHEMA_KEYWORDS[keys[i]] === true && (v === null || typeof v !== 'object' || Array.isArray(v))) return p;
+      if (SCHEMA_KEYWORDS[keys[i]] === true && (v === null || typeof v !== 'object' || Array.isArray(v))) {
+        refuseMixed(p, keys[i], where, what);
+        if (what !== 'parameters' || p.type !== undefined) return p;
+        // Params are an object: without a type, {anyOf: [{required:
+        // ['x']}, ...]} took any value, a caller's "hello" reaching the
+        // handler (TestKeywordParamsSchemaTakesObjects).
+        var typed = { type: 'object' };
+        Object.keys(p).forEach(function (k) { typed[k] = p[k]; });
+        return typed;
+      }
     }
     var properties = {};
     var required = [];

@@ -205,8 +205,8 @@ aios.registerTool({ name: 'short', parameters: { enum: { type: 'string' } } }, (
 `)
 	want := map[string][2]map[string]any{
 		"en":    {{"type": "object"}, {"enum": []any{"a", "b"}}},
-		"any":   {{"anyOf": []any{map[string]any{"type": "object", "required": []any{"x"}}, map[string]any{"type": "object", "required": []any{"y"}}}}, nil},
-		"ref":   {{"$ref": "#/$defs/p", "$defs": map[string]any{"p": map[string]any{"type": "object"}}}, nil},
+		"any":   {{"type": "object", "anyOf": []any{map[string]any{"type": "object", "required": []any{"x"}}, map[string]any{"type": "object", "required": []any{"y"}}}}, nil},
+		"ref":   {{"type": "object", "$ref": "#/$defs/p", "$defs": map[string]any{"p": map[string]any{"type": "object"}}}, nil},
 		"short": {{"type": "object", "properties": map[string]any{"enum": map[string]any{"type": "string"}}, "required": []any{"enum"}}, nil},
 	}
 	seen := 0

@@ -20,14 +20,12 @@ import (
 // "optional" member is removed); required names are sorted. A map that
 // already is a whole schema (a string "type" or "$schema", or a
 // "properties" map of schemas: the JS and Python SDKs' rule) is returned as it is,
-// with "type": "object" added when it has no type, and nil gives
+// with "type": "object" added when it has no type (so is one of keywords
+// without a type, {"anyOf": [...]}: params are an object), and nil gives
 // {"type": "object"}. A property whose schema is not a
 // map is a programming mistake: JSONSchema panics naming it.
 func JSONSchema(props map[string]any) map[string]any {
-	if props == nil {
-		return map[string]any{"type": "object"}
-	}
-	out, err := shorthand.Expand(props)
+	out, err := shorthand.Params(props)
 	if err != nil {
 		panic("native.JSONSchema: " + err.Error())
 	}

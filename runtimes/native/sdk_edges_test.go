@@ -43,8 +43,14 @@ func TestJSONSchemaKeywordSchemasAsGiven(t *testing.T) {
 		{"$ref": "#/$defs/p", "$defs": map[string]any{"p": map[string]any{"type": "object"}}},
 		{"description": "anything"},
 	} {
-		if got := JSONSchema(s); !reflect.DeepEqual(got, s) {
-			t.Errorf("JSONSchema(%#v) = %#v, want it as given", s, got)
+		// Given type object: params are an object
+		// (shorthand.TestParamsTakeObjects).
+		want := map[string]any{"type": "object"}
+		for k, v := range s {
+			want[k] = v
+		}
+		if got := JSONSchema(s); !reflect.DeepEqual(got, want) {
+			t.Errorf("JSONSchema(%#v) = %#v, want it as given with type object", s, got)
 		}
 	}
 	got := JSONSchema(map[string]any{"enum": map[string]any{"type": "string"}})

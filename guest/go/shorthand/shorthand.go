@@ -22,6 +22,7 @@ package shorthand
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Keywords are the JSON Schema keywords whose values are not schemas
@@ -39,7 +40,8 @@ var Keywords = map[string]bool{
 
 // Expand returns s as a JSON Schema (see the package comment); s itself
 // when it is one already. A shorthand property whose value is not a map is
-// an error naming it.
+// an error naming it; so is a keyword written beside property schemas
+// ({"query": {...}, "required": ["query"]}), which is neither form.
 func Expand(s map[string]any) (map[string]any, error) {
 	if _, typed := s["type"].(string); typed {
 		return s, nil
@@ -58,6 +60,9 @@ func Expand(s map[string]any) (map[string]any, error) {
 	}
 	for k, v := range s {
 		if _, isMap := v.(map[string]any); !isMap && Keywords[k] {
+			if err := mixed(s); err != nil {
+				return nil, err
+			}
 			return s, nil
 		}
 	}
@@ -91,6 +96,74 @@ func Expand(s map[string]any) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// Params is Expand for a tool's parameters schema, which takes an object:
+// a schema Expand returns without a "type" (one of keywords, {"anyOf":
+// [{"required": ["x"]}, …]}, used as given) is given "type": "object" in
+// a copy (it took any value, a caller's "hello" reaching the tool as its
+// params), and nil is {"type": "object"}.
+func Params(s map[string]any) (map[string]any, error) {
+	if s == nil {
+		return map[string]any{"type": "object"}, nil
+	}
+	out, err := Expand(s)
+	if err != nil {
+		return nil, err
+	}
+	if _, typed := out["type"]; typed {
+		return out, nil
+	}
+	cp := make(map[string]any, len(out)+1)
+	for k, v := range out {
+		cp[k] = v
+	}
+	cp["type"] = "object"
+	return cp, nil
+}
+
+// subschemaKeywords are the JSON Schema keywords whose values are schemas,
+// or maps of them, and $schema: the Python SDK's _SUBSCHEMA_KEYWORDS.
+var subschemaKeywords = map[string]bool{
+	"items": true, "additionalItems": true, "additionalProperties": true, "not": true, "if": true,
+	"then": true, "else": true, "contains": true, "propertyNames": true, "unevaluatedItems": true,
+	"unevaluatedProperties": true, "contentSchema": true, "properties": true, "patternProperties": true,
+	"$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true, "$schema": true,
+	"$vocabulary": true,
+}
+
+// mixed is the error for a keyword schema (one with a keyword whose
+// value is not a schema) whose other members are property schemas: the
+// shorthand with a keyword written beside it, {"query": {...},
+// "required": ["query"]}, which taken as a whole schema had no
+// properties, every params passing. It names the properties and the
+// first such keyword in name order, as the Python SDK's load error does.
+func mixed(s map[string]any) error {
+	var props, kws []string
+	for k, v := range s {
+		_, isMap := v.(map[string]any)
+		switch {
+		case Keywords[k] && !isMap:
+			kws = append(kws, k)
+		case isMap && !Keywords[k] && !subschemaKeywords[k]:
+			props = append(props, k)
+		}
+	}
+	if len(props) == 0 {
+		return nil
+	}
+	sort.Strings(props)
+	sort.Strings(kws)
+	return &MixedError{fmt.Sprintf("mixes property schemas (%s) with the schema keyword %q: write a whole schema, "+
+		"{\"type\": \"object\", \"properties\": {...}, %q: ...}, or the property schemas alone "+
+		"(a property is required unless it has a \"default\" or \"optional\": true)",
+		strings.Join(props, ", "), kws[0], kws[0])}
+}
+
+// MixedError is Expand's error for property schemas written beside a
+// schema keyword; its text begins "mixes property schemas".
+type MixedError struct{ msg string }
+
+func (e *MixedError) Error() string { return e.msg }
 
 // schemaMap reports whether v is a "properties" map of schemas: a map
 // whose every value is a map or a boolean.

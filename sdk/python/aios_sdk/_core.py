@@ -402,6 +402,11 @@ def build_parameters(parameters, required=None, what="@tool: ", label="parameter
     if _is_keyword_schema(parameters):
         _refuse_mixed(parameters, what, label)
         schema = dict(parameters)
+        if label == "parameters":
+            # Params are an object: without a type, {"anyOf": [{"required":
+            # ["x"]}, ...]} took any value, a caller's "hello" reaching the
+            # handler (TestKeywordParamsSchemaTakesObjects).
+            schema.setdefault("type", "object")
         if required is not None:
             schema["required"] = list(required)
         return schema
