@@ -552,6 +552,7 @@ class Worker:
         self.next_id = 0
         self.current_call = ""
         self.current_tool = ""  # the tool of current_call (install_exit_note)
+        self.serving = False  # registered, serving calls (send_log)
         # The asyncio tasks calls left running, by the tool that left them
         # (_left_task_raised).
         self.left_tasks = weakref.WeakKeyDictionary()
@@ -719,6 +720,22 @@ class Worker:
     # ---- host services -------------------------------------------------
 
     def send_log(self, level, message, call_id=""):
+        if self.serving and not self.current_call and not self.forked:
+            # Between calls (a tool's thread or task logging after its
+            # call ended) the host reads no frame until the next call: a
+            # log frame waited there, however long that took, and was lost
+            # with a worker stopped meanwhile; 64 KiB of them blocked the
+            # thread. Stderr is read at all times
+            # (TestLogBetweenCallsReachesHost).
+            try:
+                sys.stderr.flush()
+            except Exception:
+                pass
+            try:
+                os.write(2, ("%s %s\n" % (level.upper(), message)).encode("utf-8", "backslashreplace"))
+            except OSError:
+                pass
+            return
         rec = {"level": level, "message": message}
         if call_id:
             rec["call_id"] = call_id
@@ -1665,6 +1682,7 @@ class Worker:
 
     def serve(self):
         spin_ns = 0
+        self.serving = True
         while True:
             try:
                 with self.rlock:
