@@ -56,6 +56,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 
 from . import _core
 from ._core import AGENT_ATTR, TOOL_ATTR, Context, HostOp, ToolError
@@ -551,6 +552,10 @@ class Worker:
         self.next_id = 0
         self.current_call = ""
         self.current_tool = ""  # the tool of current_call (install_exit_note)
+        self.serving = False  # registered, serving calls (send_log)
+        # The asyncio tasks calls left running, by the tool that left them
+        # (_left_task_raised).
+        self.left_tasks = weakref.WeakKeyDictionary()
         self.loading = False  # importing the tool file (install_exit_note)
         self.logging_hooked = False  # hook_logging ran
         self.home = None  # the working directory calls start in (keep_cwd)
@@ -715,6 +720,22 @@ class Worker:
     # ---- host services -------------------------------------------------
 
     def send_log(self, level, message, call_id=""):
+        if self.serving and not self.current_call and not self.forked:
+            # Between calls (a tool's thread or task logging after its
+            # call ended) the host reads no frame until the next call: a
+            # log frame waited there, however long that took, and was lost
+            # with a worker stopped meanwhile; 64 KiB of them blocked the
+            # thread. Stderr is read at all times
+            # (TestLogBetweenCallsReachesHost).
+            try:
+                sys.stderr.flush()
+            except Exception:
+                pass
+            try:
+                os.write(2, ("%s %s\n" % (level.upper(), message)).encode("utf-8", "backslashreplace"))
+            except OSError:
+                pass
+            return
         rec = {"level": level, "message": message}
         if call_id:
             rec["call_id"] = call_id
@@ -1016,11 +1037,23 @@ class Worker:
         self.in_asyncio = True
         self.loop_stopped_at = None
         loop.add_reader(self.in_fd, self._on_readable)
+        tool, task = self.current_tool, None
         try:
             if self.buf:
                 loop.call_soon(self._drain_buffered)
             try:
-                return loop.run_until_complete(runner())
+                task = loop.create_task(runner())
+                while True:
+                    try:
+                        return loop.run_until_complete(task)
+                    except (KeyboardInterrupt, SystemExit) as e:
+                        # Raised by a task, not by the call's own
+                        # coroutine: asyncio lets these out of the loop.
+                        if task.done():
+                            raise
+                        if not self._left_task_raised(e, tool):
+                            task.cancel()  # not to run on in a later call
+                            raise
             except RuntimeError as e:
                 at = self.loop_stopped_at
                 if at is None or str(e) != "Event loop stopped before Future completed.":
@@ -1033,6 +1066,41 @@ class Worker:
             for fut in self.pending.values():
                 fut.cancel()
             self.pending.clear()
+            self._note_left_tasks(loop, task, tool)
+
+    def _note_left_tasks(self, loop, task, tool):
+        """Remember the asyncio tasks still pending as call task of tool
+        ends, as left by tool (tasks left by an earlier call keep theirs)."""
+        import asyncio
+        try:
+            pending = asyncio.all_tasks(loop)
+        except RuntimeError:
+            return  # (the set changed size meanwhile, a thread's task)
+        for t in pending:
+            if t is not task and t not in self.left_tasks:
+                self.left_tasks[t] = tool
+
+    def _left_task_raised(self, e, tool):
+        """When KeyboardInterrupt or SystemExit e, out of the event loop
+        while tool's call ran, was raised by a task an earlier call left
+        running (created, not awaited), log it naming that call's tool, and
+        return True: it ends that task only, as it would end a thread. It
+        failed the call that happened to run the loop, or ended its worker
+        blaming it for a sys.exit, and left that call's coroutine on the
+        loop to run on in a later call
+        (TestLeftTaskBaseExceptionSparesLaterCall)."""
+        for t, by in list(self.left_tasks.items()):
+            if t.done() and not t.cancelled() and t.exception() is e:
+                break
+        else:
+            return False
+        where = self._where(e.__traceback__)
+        coro = t.get_coro()
+        self.send_log("error", "tool %s left an asyncio task running after its call ended (%s), which raised %s%s; "
+                      "it ended that task only, not the worker: the call of tool %s goes on"
+                      % (by, getattr(coro, "__qualname__", None) or t.get_name(), _exc_text(e),
+                         " (at %s)" % where if where else "", tool))
+        return True
 
     def _drain_buffered(self):
         while True:
@@ -1614,6 +1682,7 @@ class Worker:
 
     def serve(self):
         spin_ns = 0
+        self.serving = True
         while True:
             try:
                 with self.rlock:
