@@ -21,6 +21,7 @@ package shorthand
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 )
@@ -51,12 +52,7 @@ func Expand(s map[string]any) (map[string]any, error) {
 		if _, ok := s["type"]; ok {
 			return s, nil
 		}
-		out := make(map[string]any, len(s)+1)
-		for k, v := range s {
-			out[k] = v
-		}
-		out["type"] = "object"
-		return out, nil
+		return objectTyped(s), nil
 	}
 	for k, v := range s {
 		if _, isMap := v.(map[string]any); !isMap && Keywords[k] {
@@ -113,12 +109,15 @@ func Params(s map[string]any) (map[string]any, error) {
 	if _, typed := out["type"]; typed {
 		return out, nil
 	}
-	cp := make(map[string]any, len(out)+1)
-	for k, v := range out {
-		cp[k] = v
-	}
-	cp["type"] = "object"
-	return cp, nil
+	return objectTyped(out), nil
+}
+
+// objectTyped is a copy of s with "type": "object".
+func objectTyped(s map[string]any) map[string]any {
+	out := make(map[string]any, len(s)+1)
+	maps.Copy(out, s)
+	out["type"] = "object"
+	return out
 }
 
 // subschemaKeywords are the JSON Schema keywords whose values are schemas,
