@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"path/filepath"
@@ -102,9 +103,11 @@ func (s *Server) toolsList(sess *session, params json.RawMessage) (any, *jsonrpc
 	if after != nil {
 		name, version = after.name, after.version
 	}
-	entries := s.h.Registry().DefaultsAfter(name)
+	var entries iter.Seq[*registry.Entry]
 	if p.AllVersions {
 		entries = s.h.Registry().ToolsAfter(name, version)
+	} else {
+		entries = s.h.Registry().DefaultsAfter(name)
 	}
 	page := s.cfg.ListPageSize
 	out := make([]ToolInfo, 0, min(page, 64))
