@@ -136,20 +136,6 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 			return c, fmt.Errorf("%s: %s: give token or token_env, not both", cfg.Where(p), p)
 		}
 	}
-	// An empty folder name was the working directory: every file there
-	// was tried as a card or tool.aios.yaml (plugins: [""] is refused
-	// as well, by config.Validate).
-	for _, ds := range []struct {
-		key  string
-		dirs []string
-	}{{"discovery.dirs", c.Dirs}, {"discovery.desktop_dirs", c.DesktopDirs}} {
-		for i, d := range ds.dirs {
-			if d == "" {
-				p := fmt.Sprintf("%s[%d]", ds.key, i)
-				return c, fmt.Errorf("%s: %s: empty folder name", cfg.Where(p), p)
-			}
-		}
-	}
 	if c.Debounce <= 0 {
 		c.Debounce = DefaultDebounce
 	}
@@ -185,15 +171,22 @@ func LoadConfig(cfg *config.Config) (Config, error) {
 	for i := range c.Keys {
 		c.Keys[i].JWKS = config.ExpandHome(c.Keys[i].JWKS)
 	}
-	// A "~name" of no account or an environment variable ($HOME, which
-	// the file does not expand) named a folder that is not there: nothing
-	// was watched, without a word (TestSectionPathEnvVariableRefused).
+	// An empty folder name was the working directory: every file there
+	// was tried as a card or tool.aios.yaml (plugins: [""] is refused
+	// as well, by config.Validate). A "~name" of no account or an
+	// environment variable ($HOME, which the file does not expand) named
+	// a folder that is not there: nothing was watched, without a word
+	// (TestSectionPathEnvVariableRefused).
 	for _, ds := range []struct {
 		key  string
 		dirs []string
 	}{{"discovery.dirs", c.Dirs}, {"discovery.desktop_dirs", c.DesktopDirs}} {
 		for i, d := range ds.dirs {
-			if msg := config.PathProblem(d); msg != "" {
+			msg := config.PathProblem(d)
+			if d == "" {
+				msg = "empty folder name"
+			}
+			if msg != "" {
 				p := fmt.Sprintf("%s[%d]", ds.key, i)
 				return c, fmt.Errorf("%s: %s: %s", cfg.Where(p), p, msg)
 			}
