@@ -298,6 +298,18 @@ var (
 	upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"}
 )
 
+// countBound are the lower bounds on a count (of characters, items,
+// properties): 0 bounds nothing.
+var countBound = map[string]bool{"minLength": true, "minItems": true, "minProperties": true}
+
+// zeroAsAbsent is nil for a bound of 0, v otherwise.
+func zeroAsAbsent(v any) any {
+	if r, ok := toRat(v); ok && r.Sign() == 0 {
+		return nil
+	}
+	return v
+}
+
 func (w *schemaDiffer) object(path string, om, nm map[string]any, depth int) {
 	w.types(path, om["type"], nm["type"])
 	w.properties(path, om, nm, depth)
@@ -310,7 +322,12 @@ func (w *schemaDiffer) object(path string, om, nm map[string]any, depth int) {
 	w.enum(path, om["enum"], nm["enum"])
 	w.constant(path, om, nm)
 	for _, k := range lowerBounds {
-		w.bound(path+"/"+k, om[k], nm[k], false)
+		o, n := om[k], nm[k]
+		if countBound[k] {
+			// A count's lower bound of 0 is what its absence means.
+			o, n = zeroAsAbsent(o), zeroAsAbsent(n)
+		}
+		w.bound(path+"/"+k, o, n, false)
 	}
 	for _, k := range upperBounds {
 		w.bound(path+"/"+k, om[k], nm[k], true)

@@ -177,10 +177,29 @@ func TestDiffNoChange(t *testing.T) {
 		{`{"x-vendor":1}`, `{"x-vendor":2}`},
 		{`{"additionalProperties":true}`, `{}`},
 		{`{"$ref":"#/$defs/a","$defs":{"a":{}}}`, `{"$ref":"#/$defs/a","$defs":{"a":{}}}`},
+		// A count's lower bound of 0 is what its absence means: adding
+		// or dropping one is no change (it was reported as a breaking
+		// bound-tightened).
+		{`{"type":"array"}`, `{"type":"array","minItems":0}`},
+		{`{"type":"string","minLength":0}`, `{"type":"string"}`},
+		{`{"type":"object"}`, `{"type":"object","minProperties":0.0}`},
 	}
 	for _, p := range pairs {
 		if got := Diff(jsonDoc(t, p[0]), jsonDoc(t, p[1]), Params); len(got) != 0 {
 			t.Errorf("%s → %s: want no change, got %v", p[0], p[1], got)
+		}
+	}
+	// From an absent count bound to 1 and back still is a change; a
+	// minimum of 0 is not what an absent minimum means.
+	for _, p := range [][3]string{
+		{`{"type":"array"}`, `{"type":"array","minItems":1}`, string(BoundTightened)},
+		{`{"type":"array","minItems":1}`, `{"type":"array"}`, string(BoundLoosened)},
+		{`{"type":"array","minItems":0}`, `{"type":"array","minItems":2}`, string(BoundTightened)},
+		{`{"type":"number"}`, `{"type":"number","minimum":0}`, string(BoundTightened)},
+	} {
+		got := Diff(jsonDoc(t, p[0]), jsonDoc(t, p[1]), Params)
+		if len(got) != 1 || string(got[0].Kind) != p[2] {
+			t.Errorf("%s → %s: want one %s, got %v", p[0], p[1], p[2], got)
 		}
 	}
 }
