@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,19 @@ type Entry struct {
 	// peer (IP:port) of an HTTP request; "" for the unix socket, stdio
 	// and calls from within the host's process.
 	Remote string
+}
+
+// RefusalNote begins a record's error when a host service (a Space read
+// or write, inference, a brokered connection) refused the call for want of
+// a capability and the tool went on: the host writes it, whatever the
+// call's outcome, and `audit show --refused` selects on it.
+const RefusalNote = "host service refused during the call: CapabilityDenied: "
+
+// Refused reports whether a record is of a call refused something for want
+// of a capability: outcome CapabilityDenied, or RefusalNote at the head of
+// its error.
+func Refused(outcome, errText string) bool {
+	return outcome == "CapabilityDenied" || strings.HasPrefix(errText, RefusalNote)
 }
 
 // Options tune a Writer. The zero value gives the defaults.

@@ -1048,7 +1048,7 @@ func (h *Host) logAudit(start time.Time, in *abi.ToolCall, f *frame, e *registry
 	}
 	if d := f.denied.Load(); d != nil && (terr == nil || !strings.Contains(terr.Message, *d)) {
 		// First, as the error is cut at 1 KiB in the record.
-		note := "host service refused during the call: CapabilityDenied: " + *d
+		note := audit.RefusalNote + *d
 		if n := f.deniedN.Load(); n > 1 {
 			note += " (" + strconv.Itoa(int(n)) + " refused in all)"
 		}

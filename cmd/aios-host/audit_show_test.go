@@ -116,3 +116,53 @@ func TestAuditShow(t *testing.T) {
 		t.Fatalf("show of an edited log: %d %q %q", code, out, errs)
 	}
 }
+
+// TestAuditShowRefused: `audit show --refused` selects the calls a host
+// service refused for want of a capability: those that failed with
+// CapabilityDenied and those that caught the refusal and answered (outcome
+// ok or another code, the refusal noted at the head of the error), which
+// `--outcome CapabilityDenied` alone misses.
+func TestAuditShowRefused(t *testing.T) {
+	e := newEnv(t)
+	w, err := audit.Open(filepath.Join(e.data, "audit.jsonl"), audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, en := range []audit.Entry{
+		{Time: t0, CallID: "c1", Caller: "cli", Tool: "echo"},
+		{Time: t0, CallID: "c2", Caller: "cli", Tool: "peek", Outcome: "CapabilityDenied", Error: `caller "cli" lacks ReadSpace(secret)`},
+		{Time: t0, CallID: "c3", Caller: "cli", Tool: "sly", Error: audit.RefusalNote + `caller "cli" lacks ReadSpace(secret)`},
+		{Time: t0, CallID: "c4", Caller: "cli", Tool: "sly", Outcome: "Internal", Error: audit.RefusalNote + `caller "cli" lacks Net(x) (2 refused in all); boom`},
+		{Time: t0, CallID: "c5", Caller: "cli", Tool: "echo", Outcome: "Internal", Error: "a message quoting host service refused during the call: CapabilityDenied: "},
+	} {
+		w.Log(en)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--refused"}, "c2 c3 c4"},
+		{[]string{"--refused", "--outcome", "ok"}, "c3"},
+		{[]string{"--refused", "--outcome", "error"}, "c2 c4"},
+		{[]string{"--outcome", "CapabilityDenied"}, "c2"},
+	} {
+		code, out, errs := e.run("", append([]string{"audit", "show"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("audit show %v: %d %q %q", tc.args, code, out, errs)
+		}
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			ids = append(ids, strings.Fields(l)[7])
+		}
+		if got := strings.Join(ids, " "); got != tc.want {
+			t.Errorf("audit show %v: calls %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	if code, _, errs := e.run("", "audit", "verify", "--refused"); code != exitUsage || !strings.Contains(errs, "--refused") {
+		t.Errorf("audit verify --refused: %d %q, want a usage error naming --refused", code, errs)
+	}
+}

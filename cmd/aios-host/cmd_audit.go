@@ -55,7 +55,7 @@ over it). Keep it away from the host; audit verify --signed-anchor checks it.
 audit show: verify the log as above and print its records as a table (SEQ,
 TIME, CALLER, PRINCIPAL, TOOL@VERSION, OUTCOME, LATENCY, CALL, PARENT), or
 with --json as the log has them, selected by --tool, --caller, --principal, --remote,
---session, --outcome, --call, --since and --until (all must match), the
+--session, --outcome, --refused, --call, --since and --until (all must match), the
 last --limit of them. Records from a line that fails verification on are
 not shown, and it exits 1.
 See docs/audit.md.`)
@@ -82,7 +82,7 @@ See docs/audit.md.`)
 		return c.usageError(fs, "unknown audit sub-command %q%s (want verify, anchor or show)", pos[0], meant)
 	}
 	if len(pos) == 0 {
-		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--remote ADDR] [--outcome O] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
+		return c.usageError(fs, "want: audit verify [--anchor SEQ:HASH | --signed-anchor FILE --jwks FILE] [--after SEQ:HASH] [FILE...], audit anchor --key FILE [--out FILE] [FILE...], or audit show [--tool P] [--caller A] [--principal P] [--session S] [--remote ADDR] [--outcome O] [--refused] [--call ID] [--since T] [--until T] [--limit N] [--json] [FILE...]")
 	}
 	if given := show.set(fs); pos[0] != "show" && len(given) > 0 {
 		return c.usageError(fs, "only audit show takes %s", strings.Join(given, ", "))

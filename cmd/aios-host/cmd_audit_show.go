@@ -21,6 +21,7 @@ import (
 // auditFilter is what `audit show` selects: every set field must match.
 type auditFilter struct {
 	tool, caller, principal, session, outcome, call, remote string
+	refused                                                 bool
 	since, until                                            time.Time
 	toolSlashless                                           string // tool for toolGlob
 	// remoteAddr is remote parsed: an IP (port 0), or an IP and port.
@@ -33,7 +34,7 @@ type auditFilter struct {
 type showFlags struct {
 	tool, caller, principal, session, outcome, call, since, until, remote *string
 	limit                                                                 *int
-	json                                                                  *bool
+	json, refused                                                         *bool
 }
 
 func addShowFlags(fs *flag.FlagSet) showFlags {
@@ -49,6 +50,7 @@ func addShowFlags(fs *flag.FlagSet) showFlags {
 		until:     nonEmptyString(fs, "until", "show: records of calls started before `TIME` (RFC 3339, or a duration before now)"),
 		limit:     fs.Int("limit", 0, "show: only the last `N` matching records (0: all)"),
 		json:      fs.Bool("json", false, "show: print the matching records as they are in the log, one JSON object a line"),
+		refused:   fs.Bool("refused", false, "show: records of calls refused something for want of a capability: outcome CapabilityDenied, or a host service's refusal the tool caught (its error begins \"host service refused during the call\")"),
 	}
 }
 
@@ -93,7 +95,7 @@ func rfc3339Go(s string) string {
 }
 
 func (f showFlags) filter(now time.Time) (auditFilter, error) {
-	af := auditFilter{tool: *f.tool, caller: *f.caller, principal: *f.principal, session: *f.session, outcome: *f.outcome, call: *f.call, remote: *f.remote}
+	af := auditFilter{tool: *f.tool, caller: *f.caller, principal: *f.principal, session: *f.session, outcome: *f.outcome, call: *f.call, remote: *f.remote, refused: *f.refused}
 	if af.tool != "" {
 		if _, err := path.Match(af.tool, ""); err != nil {
 			return af, fmt.Errorf("--tool %q: %v", af.tool, err)
@@ -192,6 +194,9 @@ func (af *auditFilter) match(r *audit.Record) bool {
 		if r.Outcome != af.outcome {
 			return false
 		}
+	}
+	if af.refused && !audit.Refused(r.Outcome, r.Error) {
+		return false
 	}
 	if af.call != "" && !af.tree[r.CallID] {
 		return false
