@@ -106,3 +106,47 @@ func TestRunSocketClient(t *testing.T) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 }
+
+// TestVerifySaysKeyExpiry: `verify` of a card whose key has an expiry
+// ("exp" in the JWKS) says when the key, and so the card, stops verifying:
+// an operator otherwise learned it when discovery refused the card.
+func TestVerifySaysKeyExpiry(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	if code, _, errs := e.bare("keygen", "--alg", "EdDSA", "--out", filepath.Join(dir, "k")); code != 0 {
+		t.Fatalf("keygen: %d %s", code, errs)
+	}
+	card := filepath.Join(dir, "card.json")
+	if err := os.WriteFile(card, []byte(`{"adapter": {"id": "org.example.demo", "name": "Demo", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "demo", "name": "Demo", "permission_level": "low"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, signed, errs := e.bare("sign", card, "--key", filepath.Join(dir, "k", "private.pem"))
+	if code != 0 {
+		t.Fatalf("sign: %d %s", code, errs)
+	}
+	if err := os.WriteFile(card, []byte(signed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jwks := filepath.Join(dir, "k", "jwks.json")
+	if code, out, _ := e.bare("verify", card, "--jwks", jwks); code != 0 || strings.Contains(out, "expire") {
+		t.Fatalf("verify, key without exp: %d %q", code, out)
+	}
+	raw, err := os.ReadFile(jwks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set map[string]any
+	if err := json.Unmarshal(raw, &set); err != nil {
+		t.Fatal(err)
+	}
+	set["keys"].([]any)[0].(map[string]any)["exp"] = 4102444800 // 2100-01-01
+	raw, _ = json.Marshal(set)
+	if err := os.WriteFile(jwks, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := e.bare("verify", card, "--jwks", jwks)
+	if code != 0 || !strings.HasPrefix(out, "valid") || !strings.Contains(out, "key expires 2100-01-01T00:00:00Z") {
+		t.Fatalf("verify, key with exp: %d %q %q, want valid and the key's expiry", code, out, errs)
+	}
+}

@@ -144,7 +144,13 @@ when the key set could not be fetched, no verdict on the card.`)
 			pos[0], art, art)
 		return exitFail
 	}
-	fmt.Fprintf(out, "valid: %s signed with %s by key %q (%s)", pos[0], v.Algorithm, v.KeyID, v.KeySource)
+	fmt.Fprintf(out, "valid: %s signed with %s by key %q (%s", pos[0], v.Algorithm, v.KeyID, v.KeySource)
+	if !v.KeyExpires.IsZero() {
+		// The card stops verifying then: said now, not learned when
+		// discovery refuses it (TestVerifySaysKeyExpiry).
+		fmt.Fprintf(out, "; key expires %s", v.KeyExpires.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprint(out, ")")
 	if *jwksFile == "" && *jwksURL == "" {
 		fmt.Fprintf(out, ", trust %s", v.Trust)
 	}
