@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	mrand "math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -833,10 +832,9 @@ type instance struct {
 	deadline atomic.Int64
 	killed   atomic.Int32
 	ctxSlots [2]uint32 // context.get/set of the running call's task
-	// fake clocks and random source of this instance (wasi.go), used
+	// clocks and random source of this instance (sources.go): fake
 	// unless the provider has the real ones.
-	fakeMono, fakeWall uint64
-	fakeRand           *mrand.ChaCha8
+	src Sources
 	// ticks are the instrumented modules' $tick globals (watchdog.go);
 	// initCtx is the context of a running instantiation (start functions).
 	ticks   []api.MutableGlobal

@@ -1,13 +1,10 @@
 package component
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"math"
-	mrand "math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/aios-host/aios-host/wit"
 )
@@ -125,7 +122,7 @@ func clockPollable(instant bool) hostFunc {
 		if !inst.p.realClock {
 			n, _ := a[0].(uint64)
 			if !instant {
-				n = satAdd(inst.fakeMono, n)
+				n = satAdd(inst.src.Virtual(), n)
 			}
 			p.until = n
 		}
@@ -146,14 +143,14 @@ func waited(inst *instance, v wit.Value) {
 	if inst.p.realClock {
 		return
 	}
-	if p, err := borrowed[*pollable](inst, v); err == nil && p.until > inst.fakeMono {
-		inst.fakeMono = p.until
+	if p, err := borrowed[*pollable](inst, v); err == nil {
+		inst.src.WaitedUntil(p.until)
 	}
 }
 
 func randomBytes(_ *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 	n, _ := a[0].(uint64)
-	if n > 1<<20 {
+	if n > MaxRandomBytes {
 		return nil, fmt.Errorf("random bytes: %d bytes asked, at most 1 MiB", n)
 	}
 	b := make([]byte, n)
@@ -167,54 +164,14 @@ func randomU64(_ *callState, inst *instance, _ []wit.Value) (wit.Value, error) {
 	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
-// random fills b from crypto/rand when the provider has the real random
-// source, else from the instance's deterministic one (a ChaCha8 stream
-// with a fixed seed: every fresh instance reads the same bytes, as core
-// modules' fake source does).
-func (inst *instance) random(b []byte) {
-	if inst.p.realRandom {
-		_, _ = rand.Read(b)
-		return
-	}
-	if inst.fakeRand == nil {
-		inst.fakeRand = mrand.NewChaCha8([32]byte{})
-	}
-	_, _ = inst.fakeRand.Read(b)
-}
+// random fills b from the instance's random source (Sources.Random).
+func (inst *instance) random(b []byte) { inst.src.Random(b, inst.p.realRandom) }
 
-// fakeEpoch is where a fake wall clock starts (2022-01-01T00:00:00Z, as
-// wazero's fake clock for core modules).
-const fakeEpoch = uint64(1640995200) * 1e9
+// monotonicNow is the instance's monotonic clock (Sources.MonotonicNow).
+func (inst *instance) monotonicNow() uint64 { return inst.src.MonotonicNow(inst.p.realClock) }
 
-// monotonicNow is the monotonic clock: the host's, or a virtual one that
-// advances 1 ns per reading from 0 and to the end of each wait on a clock
-// pollable (a sleep takes no time). It advanced 1 ms per reading, as
-// wazero's fake clock does, and then a Go guest's garbage collector
-// stalled: its GC CPU limiter, timing the collector's assists with this
-// clock (two readings each), found them most of the guest's time and
-// turned them off, and the heap grew by all each call allocated
-// (TestGoComponentHeapCollected; runtimes/wasm virtualClock).
-func (inst *instance) monotonicNow() uint64 {
-	if inst.p.realClock {
-		return uint64(time.Since(processStart).Nanoseconds())
-	}
-	inst.fakeMono++
-	return inst.fakeMono
-}
-
-// wallNow is the wall clock in nanoseconds since the Unix epoch: the
-// host's, or a fake one that advances 1 ms per reading from fakeEpoch.
-func (inst *instance) wallNow() uint64 {
-	if inst.p.realClock {
-		return uint64(time.Now().UnixNano())
-	}
-	inst.fakeWall += uint64(time.Millisecond)
-	return fakeEpoch + inst.fakeWall
-}
-
-// processStart anchors the monotonic clock offered to guests; it is set once
-// at program start and never written again.
-var processStart = time.Now()
+// wallNow is the instance's wall clock (Sources.WallNow).
+func (inst *instance) wallNow() uint64 { return inst.src.WallNow(inst.p.realClock) }
 
 // wasiFuncs are the WASI 0.2 functions, by version-less interface name and
 // function name. It is read-only.

@@ -25,7 +25,8 @@ func componentLoader(cfg *config.Config, log *slog.Logger) (abi.Loader, error) {
 		if err := cfg.Decode(cfg.Runtimes["wasm"], "runtimes.wasm", &wcfg); err != nil {
 			return nil, err
 		}
-		wt := wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg), MemoryLimitPages: wcfg.MemoryLimitPages, PoolSize: wcfg.PoolSize, LoadTimeout: wcfg.LoadTimeout, ProviderLimits: wcfg.LimitsFor})
+		wt := wtcomp.NewLoader(wtcomp.Options{Logger: log, CacheDir: componentCacheDir(cfg), MemoryLimitPages: wcfg.MemoryLimitPages, PoolSize: wcfg.PoolSize, LoadTimeout: wcfg.LoadTimeout, ProviderLimits: wcfg.LimitsFor,
+			RealClock: wcfg.Clock == "real", RealRandom: wcfg.Random == "real"})
 		wz, err := wazeroComponentLoader(cfg, log)
 		if err != nil {
 			return nil, err

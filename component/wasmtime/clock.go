@@ -122,26 +122,41 @@ func (cp *clockProxy) free() {
 	}
 }
 
-// addClock shadows wasmtime's monotonic clock in lk with the host's.
+// addClock shadows wasmtime's monotonic clock, wall clock and random
+// sources in lk with the host's (sources.go).
 func addClock(lk *C.wasmtime_component_linker_t) error {
 	C.wasmtime_component_linker_allow_shadowing(lk, true)
 	defer C.wasmtime_component_linker_allow_shadowing(lk, false)
+	if err := addFuncs(lk, clockIface, clockFuncs[:], hostClockNow); err != nil {
+		return err
+	}
+	for _, si := range sourceIfaces {
+		if err := addFuncs(lk, si.name, si.funcs, si.first); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addFuncs defines iface in lk with funcs, served by aiosComponentHost
+// with the ids from first on.
+func addFuncs(lk *C.wasmtime_component_linker_t, iface string, funcs []string, first uintptr) error {
 	root := C.wasmtime_component_linker_root(lk)
 	defer C.wasmtime_component_linker_instance_delete(root)
 	var li *C.wasmtime_component_linker_instance_t
-	cs := C.CString(clockIface)
-	err := takeError(C.wasmtime_component_linker_instance_add_instance(root, cs, C.size_t(len(clockIface)), &li))
+	cs := C.CString(iface)
+	err := takeError(C.wasmtime_component_linker_instance_add_instance(root, cs, C.size_t(len(iface)), &li))
 	C.free(unsafe.Pointer(cs))
 	if err != nil {
 		return err
 	}
 	defer C.wasmtime_component_linker_instance_delete(li)
-	for i, f := range clockFuncs {
+	for i, f := range funcs {
 		fs := C.CString(f)
-		err := takeError(C.aios_add_func(li, fs, C.size_t(len(f)), C.uintptr_t(hostClockNow+i)))
+		err := takeError(C.aios_add_func(li, fs, C.size_t(len(f)), C.uintptr_t(first+uintptr(i))))
 		C.free(unsafe.Pointer(fs))
 		if err != nil {
-			return fmt.Errorf("%s#%s: %w", clockIface, f, err)
+			return fmt.Errorf("%s#%s: %w", iface, f, err)
 		}
 	}
 	return nil
@@ -172,13 +187,17 @@ func (inst *instance) callClock(cx *C.wasmtime_context_t, i int, args *cval, nar
 	return takeError(C.wasmtime_component_func_post_return(f, cx))
 }
 
-// clockHost serves the host's monotonic-clock function id: wasmtime's,
-// with a pollable's end moved to the running code's deadline when it is
-// later.
+// clockHost serves the host's monotonic-clock function id: the virtual
+// clock of a provider without the real one (virtualClock), else
+// wasmtime's, with a pollable's end moved to the running code's deadline
+// when it is later.
 func (inst *instance) clockHost(id uintptr, cx *C.wasmtime_context_t, args *cval, nargs C.size_t, results *cval, nresults C.size_t) error {
 	i := int(id - hostClockNow)
 	if i < 0 || i >= len(clockFuncs) {
 		return fmt.Errorf("no clock function %d", id)
+	}
+	if !inst.p.realClock {
+		return inst.virtualClock(cx, id, args, nargs, results, nresults)
 	}
 	if (id != hostClockSubscribeInstant && id != hostClockSubscribeDuration) || inst.dl.IsZero() {
 		return inst.callClock(cx, i, args, nargs, results, nresults)

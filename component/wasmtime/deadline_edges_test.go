@@ -95,9 +95,11 @@ func sleepCall(p *Provider, tool string, ms int64, cancelAfter time.Duration) (a
 // stopped at its deadline or its caller's cancel by the epoch callback;
 // either way the next call is served. The provider does not claim
 // abi.DeadlineKeeper: the host's watcher answers the caller, since a
-// cancel does not cut a sleep short (docs/components.md).
+// cancel does not cut a sleep short (docs/components.md). These tests
+// give the guest the real clock (a virtual one's sleep takes no time:
+// TestClocksAndRandomFollowGrantsOnWasmtime).
 func TestSleepPastDeadline(t *testing.T) {
-	l := newLoader(t, Options{})
+	l := newLoader(t, Options{RealClock: true})
 	p := loadSleeper(t, l)
 	if k, ok := abi.Provider(p).(abi.DeadlineKeeper); ok && k.KeepsDeadlines() {
 		t.Error("the wasmtime component provider claims to keep deadlines, but a sleep in wasmtime's WASI is not interrupted")
@@ -131,7 +133,7 @@ func TestSleepPastDeadline(t *testing.T) {
 // so the call ends at its deadline, the one instance of a pool of one
 // serves the next call, and Close does not wait.
 func TestSleepEndsAtDeadline(t *testing.T) {
-	l := NewLoader(Options{PoolSize: 1})
+	l := NewLoader(Options{PoolSize: 1, RealClock: true})
 	p := loadSleeper(t, l)
 	for _, cancelAfter := range []time.Duration{0, 100 * time.Millisecond} {
 		done := make(chan error, 1)

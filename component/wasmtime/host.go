@@ -104,6 +104,12 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 	if inst == nil {
 		return newError("aios:sdk: no instance for this store")
 	}
+	if id >= hostWallNow {
+		if err := inst.sourcesHost(id, args, nargs, results, nresults); err != nil {
+			return newError(err.Error())
+		}
+		return nil
+	}
 	if id >= hostClockNow {
 		if err := inst.clockHost(id, cx, args, nargs, results, nresults); err != nil {
 			return newError(err.Error())

@@ -77,6 +77,11 @@ type Options struct {
 	// value (FlagResultsError): only for components known to set no bit
 	// past their flags' labels, as wasmtime v39 aborts the process on one.
 	AllowFlagResults bool
+	// RealClock and RealRandom give every provider the host's clocks and
+	// random source (runtimes.wasm.clock, random: real); otherwise a
+	// provider has them when it asks for Clock / Random and is granted
+	// them, and fake ones if not, as on wazero (component.Options).
+	RealClock, RealRandom bool
 }
 
 // FlagResultsError refuses a component a tool of which returns a flags
@@ -268,10 +273,13 @@ type Provider struct {
 	mu          sync.Mutex
 	// waits: the component imports wasi:io/poll, so its guest can wait
 	// in native code that no cancel stops (KeepsDeadlines).
-	waits  bool
-	live   int  // instances made or being made, not yet freed (under mu)
-	closed bool // (under mu)
-	freed  bool // component, linker and export indices freed (under mu)
+	waits bool
+	// realClock, realRandom: the WASI clocks and random source are the
+	// host's (clock.go); else fake ones, per instance.
+	realClock, realRandom bool
+	live                  int  // instances made or being made, not yet freed (under mu)
+	closed                bool // (under mu)
+	freed                 bool // component, linker and export indices freed (under mu)
 }
 
 var _ abi.Provider = (*Provider)(nil)
@@ -323,6 +331,12 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, poolSize), bound: busy.New(poolSize),
 		memoryPages: pages, poolKey: poolKey}
 	p.reg.Provider.Runtime = abi.RuntimeComponent
+	// Real clocks and randomness: by config, or asked for and granted
+	// (the grants the host will give it), as on wazero; decided before
+	// the first instance, whose start code may read them.
+	asks, _ := abi.ParseGrants(p.reg.Provider.Capabilities)
+	c, r := src.RealClockRandom(p.reg.Provider.ID, asks)
+	p.realClock, p.realRandom = l.opts.RealClock || c, l.opts.RealRandom || r
 	for _, im := range plan.Imports {
 		if im == pollIface || strings.HasPrefix(im, pollIface+"@") {
 			p.waits = true
@@ -493,6 +507,8 @@ type instance struct {
 	// clockEnd is when the last of the clock pollables it made ends.
 	clock    [len(clockFuncs)]C.wasmtime_component_func_t
 	clockEnd time.Time
+	// src are its clocks and random source (sources.go).
+	src component.Sources
 	// startCtx is the context of the code that makes the instance while
 	// its start code runs (newInstance): the epoch callback stops it when
 	// that ends, as it stops a call's guest code when state.ctx does.

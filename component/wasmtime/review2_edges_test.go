@@ -61,7 +61,7 @@ func patchNames(b []byte, from, to string) []byte {
 // sleep under a 300 ms deadline ends with Timeout, not after 3 s. No
 // defect.
 func TestClockCapEveryVersion(t *testing.T) {
-	l := newLoader(t, Options{PoolSize: 1})
+	l := newLoader(t, Options{PoolSize: 1, RealClock: true})
 	for _, v := range []string{"0.2.0", "0.2.1", "0.2.3", "0.2.5", "0.2.6", "0.2.7", "0.2.8", "0.2.9", "0.2.10", "0.2.12"} {
 		p := sleeperAt(t, l, v)
 		start := time.Now()
@@ -86,7 +86,7 @@ func TestClockCapEveryVersion(t *testing.T) {
 // of the proxy's table, kept per call would: ≥ 80 B a call is 16 MB).
 // No defect (3 MB for 50 000 and for 400 000 calls alike).
 func TestClockPollableNoLeak(t *testing.T) {
-	l := newLoader(t, Options{PoolSize: 1})
+	l := newLoader(t, Options{PoolSize: 1, RealClock: true})
 	p := loadSleeper(t, l)
 	for i := 0; i < 2000; i++ {
 		callP(p, &fakeEnv{}, "sleep", map[string]any{"ms": int64(0)}, 5*time.Second)
@@ -119,7 +119,7 @@ func instantHex(t *testing.T) []byte {
 // ready at once, one 60 s away and the largest u64 instant end at the
 // deadline with Timeout. No defect.
 func TestSubscribeInstantCapped(t *testing.T) {
-	l := newLoader(t, Options{PoolSize: 1})
+	l := newLoader(t, Options{PoolSize: 1, RealClock: true})
 	p0, err := l.LoadBytes(context.Background(), abi.Source{Path: "instant.wasm"}, instantHex(t))
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestSubscribeInstantCapped(t *testing.T) {
 // capped: they now say the sleep ended at the deadline, and that a cancel
 // does not cut it short.
 func TestLateResultMessage(t *testing.T) {
-	l := newLoader(t, Options{PoolSize: 1})
+	l := newLoader(t, Options{PoolSize: 1, RealClock: true})
 	p := loadSleeper(t, l)
 	for _, tc := range []struct {
 		cancel time.Duration
@@ -213,7 +213,7 @@ const keepHex = "0061736d0d0001000739014204040008706f6c6c61626c65030101680001400
 // call's deadline is no longer given that call: it is closed and a new
 // one serves it.
 func TestPollableKeptAcrossCalls(t *testing.T) {
-	l := newLoader(t, Options{PoolSize: 1})
+	l := newLoader(t, Options{PoolSize: 1, RealClock: true})
 	b, err := hex.DecodeString(keepHex)
 	if err != nil {
 		t.Fatal(err)
