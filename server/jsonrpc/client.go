@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,7 +135,10 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		dec := json.NewDecoder(bytes.NewReader(resp.Result))
 		dec.UseNumber()
 		if err := dec.Decode(result); err != nil {
-			return fmt.Errorf("decoding %s result: %w", method, err)
+			// (Go's "cannot unmarshal string into Go value of type
+			// struct { … }" named Go types, not what the server sent,
+			// and a caller took it for the server being unreachable.)
+			return Errorf(abi.InvalidResult, "the %s result of %s %s", method, c.server(), resultMismatch(err))
 		}
 	}
 	return nil
@@ -408,4 +413,51 @@ func (c *Client) callHTTP(ctx context.Context, id string, body []byte) (*Respons
 		}
 	}
 	return &r, nil
+}
+
+// resultMismatch says how a result that did not decode differs from what
+// was wanted, in JSON's words: "is a JSON string, where an object is
+// wanted", "has a JSON string at value.n, where a number is wanted".
+func resultMismatch(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return "does not decode: " + err.Error()
+	}
+	got := te.Value
+	if got == "number" || strings.HasPrefix(got, "number ") {
+		got = "number" // ("number 1.5" into an int: a number all the same)
+	} else if got == "bool" {
+		got = "boolean"
+	}
+	where := "is a JSON " + got
+	if te.Field != "" {
+		where = "has a JSON " + got + " at " + te.Field
+	}
+	t := te.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var want string
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		want = "an integer"
+		if got == "number" {
+			// (a fraction, or out of range)
+			return where + " that is not an integer in range"
+		}
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	default:
+		return "does not decode: " + err.Error()
+	}
+	return where + ", where " + want + " is wanted"
 }
