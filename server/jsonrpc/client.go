@@ -282,7 +282,14 @@ func (c *Client) readLoop() {
 			Params json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(line, &probe) != nil {
-			continue
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue // a blank line
+			}
+			// (An HTML error page, a banner: skipped, the calls waited
+			// to their deadlines, then said the server had not answered.)
+			// Which call it answers is unknown: the connection fails.
+			err = notMessage(line)
+			break
 		}
 		refused = nil // (not the last word)
 		if probe.Method != "" && len(probe.ID) == 0 {
@@ -329,6 +336,32 @@ func (c *Client) readLoop() {
 	c.refused = said
 	c.pmu.Unlock()
 	close(c.done)
+}
+
+// notMessage says what a line the server sent that is not a JSON-RPC
+// message is, quoting its start.
+func notMessage(line []byte) error {
+	text := bytes.TrimSpace(line)
+	why := ""
+	if msg, _ := wire.JSONSyntax(text); msg != "" {
+		why = "not JSON: " + msg
+	} else {
+		var v any
+		_ = json.Unmarshal(text, &v)
+		switch v.(type) {
+		case []any:
+			why = "a JSON array, not an object"
+		case string:
+			why = "a JSON string, not an object"
+		case bool:
+			why = "a JSON boolean, not an object"
+		case nil:
+			why = "JSON null, not an object"
+		default:
+			why = "a JSON number, not an object"
+		}
+	}
+	return fmt.Errorf("the server sent a line that is not a JSON-RPC message (%s): %q", why, wire.CutText(string(text), 200, "…"))
 }
 
 // readLine reads one '\n'-terminated line whose message, the line without
