@@ -299,8 +299,11 @@ func (c *Client) readLoop() {
 			continue
 		}
 		var resp Response
-		if json.Unmarshal(line, &resp) != nil {
-			continue
+		if derr := json.Unmarshal(line, &resp); derr != nil {
+			// ("error": "boom": skipped, its call waited to its deadline.)
+			err = fmt.Errorf("the server sent a line that is not a JSON-RPC message (it %s): %q",
+				resultMismatch(derr), wire.CutText(string(bytes.TrimSpace(line)), 200, "…"))
+			break
 		}
 		if resp.Error != nil && (len(resp.ID) == 0 || string(resp.ID) == "null") {
 			refused = resp.Error
