@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,7 +135,10 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		dec := json.NewDecoder(bytes.NewReader(resp.Result))
 		dec.UseNumber()
 		if err := dec.Decode(result); err != nil {
-			return fmt.Errorf("decoding %s result: %w", method, err)
+			// (Go's "cannot unmarshal string into Go value of type
+			// struct { … }" named Go types, not what the server sent,
+			// and a caller took it for the server being unreachable.)
+			return Errorf(abi.InvalidResult, "the %s result of %s %s", method, c.server(), resultMismatch(err))
 		}
 	}
 	return nil
@@ -277,7 +282,14 @@ func (c *Client) readLoop() {
 			Params json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(line, &probe) != nil {
-			continue
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue // a blank line
+			}
+			// (An HTML error page, a banner: skipped, the calls waited
+			// to their deadlines, then said the server had not answered.)
+			// Which call it answers is unknown: the connection fails.
+			err = notMessage(line)
+			break
 		}
 		refused = nil // (not the last word)
 		if probe.Method != "" && len(probe.ID) == 0 {
@@ -287,8 +299,11 @@ func (c *Client) readLoop() {
 			continue
 		}
 		var resp Response
-		if json.Unmarshal(line, &resp) != nil {
-			continue
+		if derr := json.Unmarshal(line, &resp); derr != nil {
+			// ("error": "boom": skipped, its call waited to its deadline.)
+			err = fmt.Errorf("the server sent a line that is not a JSON-RPC message (it %s): %q",
+				resultMismatch(derr), wire.CutText(string(bytes.TrimSpace(line)), 200, "…"))
+			break
 		}
 		if resp.Error != nil && (len(resp.ID) == 0 || string(resp.ID) == "null") {
 			refused = resp.Error
@@ -324,6 +339,32 @@ func (c *Client) readLoop() {
 	c.refused = said
 	c.pmu.Unlock()
 	close(c.done)
+}
+
+// notMessage says what a line the server sent that is not a JSON-RPC
+// message is, quoting its start.
+func notMessage(line []byte) error {
+	text := bytes.TrimSpace(line)
+	why := ""
+	if msg, _ := wire.JSONSyntax(text); msg != "" {
+		why = "not JSON: " + msg
+	} else {
+		var v any
+		_ = json.Unmarshal(text, &v)
+		switch v.(type) {
+		case []any:
+			why = "a JSON array, not an object"
+		case string:
+			why = "a JSON string, not an object"
+		case bool:
+			why = "a JSON boolean, not an object"
+		case nil:
+			why = "JSON null, not an object"
+		default:
+			why = "a JSON number, not an object"
+		}
+	}
+	return fmt.Errorf("the server sent a line that is not a JSON-RPC message (%s): %q", why, wire.CutText(string(text), 200, "…"))
 }
 
 // readLine reads one '\n'-terminated line whose message, the line without
@@ -408,4 +449,51 @@ func (c *Client) callHTTP(ctx context.Context, id string, body []byte) (*Respons
 		}
 	}
 	return &r, nil
+}
+
+// resultMismatch says how a result that did not decode differs from what
+// was wanted, in JSON's words: "is a JSON string, where an object is
+// wanted", "has a JSON string at value.n, where a number is wanted".
+func resultMismatch(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return "does not decode: " + err.Error()
+	}
+	got := te.Value
+	if got == "number" || strings.HasPrefix(got, "number ") {
+		got = "number" // ("number 1.5" into an int: a number all the same)
+	} else if got == "bool" {
+		got = "boolean"
+	}
+	where := "is a JSON " + got
+	if te.Field != "" {
+		where = "has a JSON " + got + " at " + te.Field
+	}
+	t := te.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var want string
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		want = "an integer"
+		if got == "number" {
+			// (a fraction, or out of range)
+			return where + " that is not an integer in range"
+		}
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	default:
+		return "does not decode: " + err.Error()
+	}
+	return where + ", where " + want + " is wanted"
 }
