@@ -1094,16 +1094,26 @@ func toMCPTool(e *registry.Entry) (*mcpsdk.Tool, bool, error) {
 		structured = true
 	}
 	a := &mcpsdk.ToolAnnotations{IdempotentHint: d.Idempotent}
-	openWorld := false
+	openWorld, writes := false, false
 	for _, c := range e.Caps {
-		if c.Kind == abi.CapNetwork {
+		switch c.Kind {
+		case abi.CapNetwork:
 			openWorld = true
+		case abi.CapWriteSpace, abi.CapCallTool:
+			// It stores objects, or calls tools that may: clients run a
+			// read-only tool without asking (it was announced so).
+			writes = true
 		}
 	}
 	a.OpenWorldHint = &openWorld
 	switch d.PermissionLevel {
 	case abi.PermissionPublic:
-		a.ReadOnlyHint = true
+		if writes {
+			f := false
+			a.DestructiveHint = &f
+		} else {
+			a.ReadOnlyHint = true
+		}
 	case abi.PermissionLow, abi.PermissionMedium:
 		f := false
 		a.DestructiveHint = &f
