@@ -101,6 +101,13 @@ func (s *Server) originAllowed(r *http.Request, origin string) bool {
 	return false
 }
 
+// unsupportedVersion says whether the go-sdk refuses a request whose
+// MCP-Protocol-Version header is v (400): a version it does not speak,
+// older than the session-less protocol (a later one it takes for that).
+func unsupportedVersion(v string) bool {
+	return v != "" && v < sessionlessVersion && !slices.Contains(mcpsdk.SupportedProtocolVersions(), v)
+}
+
 // postBody is a POST's JSON-RPC payload as fixHTTP reads it: enough to
 // route it (the go-sdk decodes and checks it again).
 type postBody struct {
@@ -277,9 +284,7 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		versionErr := ""
 		if sid := r.Header.Get(sessionHeader); sid != "" {
 			s.touchSession(sid, userOf(r))
-			if r.Method == http.MethodDelete {
-				s.endSession(sid, userOf(r))
-			} else if v := s.sessionVersion(sid, userOf(r)); v != "" {
+			if v := s.sessionVersion(sid, userOf(r)); v != "" {
 				// The go-sdk applies the rules of the header's version
 				// (2025-03-26 without one: batches), not the session's.
 				switch got := r.Header.Get(versionHeader); {
@@ -296,6 +301,12 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		if versionErr != "" && r.Method != http.MethodPost {
 			http.Error(w, versionErr, http.StatusBadRequest)
 			return
+		}
+		if sid := r.Header.Get(sessionHeader); sid != "" && r.Method == http.MethodDelete && !unsupportedVersion(r.Header.Get(versionHeader)) {
+			// Only a DELETE the go-sdk takes ends the session's calls:
+			// one it refuses (400, a version it does not speak) left the
+			// session open with its calls cancelled.
+			s.endSession(sid, userOf(r))
 		}
 		if r.Method == http.MethodGet && s.writeTimeout > 0 {
 			// The session's stream of notifications: the go-sdk writes
