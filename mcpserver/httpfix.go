@@ -108,6 +108,19 @@ func unsupportedVersion(v string) bool {
 	return v != "" && v < sessionlessVersion && !slices.Contains(mcpsdk.SupportedProtocolVersions(), v)
 }
 
+// unsupportedVersionText refuses MCP-Protocol-Version v, naming it and the
+// versions a session can use: the go-sdk's words named neither it nor only
+// those (it lists the session-less versions, which a session refuses).
+func unsupportedVersionText(v string) string {
+	var usable []string
+	for _, sv := range mcpsdk.SupportedProtocolVersions() {
+		if sv < sessionlessVersion {
+			usable = append(usable, sv)
+		}
+	}
+	return fmt.Sprintf("Bad Request: unsupported %s header %q: this server speaks %s", versionHeader, v, strings.Join(usable, ", "))
+}
+
 // postBody is a POST's JSON-RPC payload as fixHTTP reads it: enough to
 // route it (the go-sdk decodes and checks it again).
 type postBody struct {
@@ -297,6 +310,10 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 					versionErr = fmt.Sprintf("Bad Request: %s header %q is not the version this session negotiated at initialize, %q: send that one", versionHeader, got, v)
 				}
 			}
+		}
+		if got := r.Header.Get(versionHeader); versionErr == "" && r.Method != http.MethodPost && unsupportedVersion(got) {
+			// (a POST's refusal is reworded from the go-sdk's: finish)
+			versionErr = unsupportedVersionText(got)
 		}
 		if versionErr != "" && r.Method != http.MethodPost {
 			http.Error(w, versionErr, http.StatusBadRequest)
