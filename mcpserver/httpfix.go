@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -86,7 +87,10 @@ func (s *Server) originAllowed(r *http.Request, origin string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
 		return false // "null" (a sandboxed page, a file), or garbage
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	if strings.EqualFold(u.Host, r.Host) && (net.ParseIP(u.Hostname()) != nil || strings.EqualFold(u.Hostname(), "localhost")) {
+		// Same origin by address. Not by name: a page whose name was
+		// rebound to this host's address (DNS rebinding) sends its own
+		// name as Host, and so was taken for this server's.
 		return true
 	}
 	o := strings.ToLower(u.Scheme + "://" + u.Host)
