@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -86,7 +87,10 @@ func (s *Server) originAllowed(r *http.Request, origin string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
 		return false // "null" (a sandboxed page, a file), or garbage
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	if strings.EqualFold(u.Host, r.Host) && (net.ParseIP(u.Hostname()) != nil || strings.EqualFold(u.Hostname(), "localhost")) {
+		// Same origin by address. Not by name: a page whose name was
+		// rebound to this host's address (DNS rebinding) sends its own
+		// name as Host, and so was taken for this server's.
 		return true
 	}
 	o := strings.ToLower(u.Scheme + "://" + u.Host)
@@ -99,6 +103,26 @@ func (s *Server) originAllowed(r *http.Request, origin string) bool {
 		}
 	}
 	return false
+}
+
+// unsupportedVersion says whether the go-sdk refuses a request whose
+// MCP-Protocol-Version header is v (400): a version it does not speak,
+// older than the session-less protocol (a later one it takes for that).
+func unsupportedVersion(v string) bool {
+	return v != "" && v < sessionlessVersion && !slices.Contains(mcpsdk.SupportedProtocolVersions(), v)
+}
+
+// unsupportedVersionText refuses MCP-Protocol-Version v, naming it and the
+// versions a session can use: the go-sdk's words named neither it nor only
+// those (it lists the session-less versions, which a session refuses).
+func unsupportedVersionText(v string) string {
+	var usable []string
+	for _, sv := range mcpsdk.SupportedProtocolVersions() {
+		if sv < sessionlessVersion {
+			usable = append(usable, sv)
+		}
+	}
+	return fmt.Sprintf("Bad Request: unsupported %s header %q: this server speaks %s", versionHeader, v, strings.Join(usable, ", "))
 }
 
 // postBody is a POST's JSON-RPC payload as fixHTTP reads it: enough to
@@ -277,9 +301,7 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 		versionErr := ""
 		if sid := r.Header.Get(sessionHeader); sid != "" {
 			s.touchSession(sid, userOf(r))
-			if r.Method == http.MethodDelete {
-				s.endSession(sid, userOf(r))
-			} else if v := s.sessionVersion(sid, userOf(r)); v != "" {
+			if v := s.sessionVersion(sid, userOf(r)); v != "" {
 				// The go-sdk applies the rules of the header's version
 				// (2025-03-26 without one: batches), not the session's.
 				switch got := r.Header.Get(versionHeader); {
@@ -293,9 +315,19 @@ func (s *Server) fixHTTP(next http.Handler) http.Handler {
 				}
 			}
 		}
+		if got := r.Header.Get(versionHeader); versionErr == "" && r.Method != http.MethodPost && unsupportedVersion(got) {
+			// (a POST's refusal is reworded from the go-sdk's: finish)
+			versionErr = unsupportedVersionText(got)
+		}
 		if versionErr != "" && r.Method != http.MethodPost {
 			http.Error(w, versionErr, http.StatusBadRequest)
 			return
+		}
+		if sid := r.Header.Get(sessionHeader); sid != "" && r.Method == http.MethodDelete && !unsupportedVersion(r.Header.Get(versionHeader)) {
+			// Only a DELETE the go-sdk takes ends the session's calls:
+			// one it refuses (400, a version it does not speak) left the
+			// session open with its calls cancelled.
+			s.endSession(sid, userOf(r))
 		}
 		if r.Method == http.MethodGet && s.writeTimeout > 0 {
 			// The session's stream of notifications: the go-sdk writes

@@ -197,7 +197,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
-	s.mcp.AddReceivingMiddleware(s.undeclared, s.checkLogLevel, explainCursor)
+	s.mcp.AddReceivingMiddleware(needProtocolVersion, s.undeclared, s.checkLogLevel, explainCursor)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -615,6 +615,25 @@ func (s *Server) undeclared(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		capability, _, _ := strings.Cut(method, "/")
 		if capability == "prompts" || (capability == "resources" && !s.resourcesOn()) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// needProtocolVersion refuses an initialize without params.protocolVersion
+// (-32602), which MCP requires: the go-sdk answered it as a request for its
+// newest version, so a client that left it out was never told and got the
+// rules of a version it may not speak. The session stays uninitialized.
+func needProtocolVersion(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if p, ok := req.GetParams().(*mcpsdk.InitializeParams); ok && method == "initialize" && p != nil && p.ProtocolVersion == "" {
+			var spoken []string
+			for _, v := range mcpsdk.SupportedProtocolVersions() {
+				if v < sessionlessVersion {
+					spoken = append(spoken, v)
+				}
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "initialize needs params.protocolVersion, the MCP version the client speaks; this server speaks " + strings.Join(spoken, ", ")}
 		}
 		return next(ctx, method, req)
 	}
@@ -1094,16 +1113,26 @@ func toMCPTool(e *registry.Entry) (*mcpsdk.Tool, bool, error) {
 		structured = true
 	}
 	a := &mcpsdk.ToolAnnotations{IdempotentHint: d.Idempotent}
-	openWorld := false
+	openWorld, writes := false, false
 	for _, c := range e.Caps {
-		if c.Kind == abi.CapNetwork {
+		switch c.Kind {
+		case abi.CapNetwork:
 			openWorld = true
+		case abi.CapWriteSpace, abi.CapCallTool:
+			// It stores objects, or calls tools that may: clients run a
+			// read-only tool without asking (it was announced so).
+			writes = true
 		}
 	}
 	a.OpenWorldHint = &openWorld
 	switch d.PermissionLevel {
 	case abi.PermissionPublic:
-		a.ReadOnlyHint = true
+		if writes {
+			f := false
+			a.DestructiveHint = &f
+		} else {
+			a.ReadOnlyHint = true
+		}
 	case abi.PermissionLow, abi.PermissionMedium:
 		f := false
 		a.DestructiveHint = &f

@@ -139,7 +139,7 @@ func (ss *stdioSession) read(d time.Duration) string {
 
 func (ss *stdioSession) mustRead() string {
 	ss.t.Helper()
-	l := ss.read(5 * time.Second)
+	l := ss.read(30 * time.Second) // generous: a loaded machine
 	if l == "" {
 		ss.t.Fatal("no answer")
 	}
