@@ -438,11 +438,11 @@ func RememberHostError(m *map[string]*abi.ToolError, err error) string {
 // sdkFuncs are the aios:sdk functions, by version-less interface name and
 // function name. It is read-only.
 var sdkFuncs = map[string]hostFunc{
-	"aios:sdk/spaces#read": func(st *callState, _ *instance, a []wit.Value) (wit.Value, error) {
+	"aios:sdk/spaces#read": func(st *callState, inst *instance, a []wit.Value) (wit.Value, error) {
 		if st.env == nil {
 			return errResult(st.hostError(NoEnv("spaces.read"))), nil
 		}
-		obj, err := st.env.SpaceRead(st.ctx, "", a[0].(string))
+		obj, err := ReadObject(st.ctx, st.env, a[0].(string), inst.p.memBytes)
 		if err != nil {
 			return errResult(st.hostError(err)), nil
 		}

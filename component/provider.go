@@ -178,6 +178,9 @@ type Provider struct {
 	// instance is closed after its call instead of pooled (put): three
 	// quarters of MemoryLimitPages, as for core modules.
 	retireAt uint64
+	// memBytes is the most one linear memory may grow to
+	// (MemoryLimitPages in bytes): spaces.read refuses a larger object.
+	memBytes int64
 	// world is the WIT rebuilt from the binary (witgen.go), built once.
 	worldOnce sync.Once
 	world     *wit.Resolved
@@ -228,7 +231,8 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 		opts.PoolKey = "runtimes.wasm.pool_size"
 	}
 	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize), poolKey: opts.PoolKey,
-		realClock: opts.RealClock, realRandom: opts.RealRandom, retireAt: uint64(opts.MemoryLimitPages) * 65536 / 4 * 3}
+		realClock: opts.RealClock, realRandom: opts.RealRandom, retireAt: uint64(opts.MemoryLimitPages) * 65536 / 4 * 3,
+		memBytes: int64(opts.MemoryLimitPages) * 65536}
 	if p.meta, err = readMeta(pl.modules); err != nil {
 		return nil, fmt.Errorf("component %s: %w", name, err)
 	}

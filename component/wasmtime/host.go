@@ -171,7 +171,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		if err != nil {
 			return fail(err)
 		}
-		obj, err := st.env.SpaceRead(st.ctx, "", oid)
+		obj, err := component.ReadObject(st.ctx, st.env, oid, st.p.memBytes())
 		if err != nil {
 			return setResult(nil, st.hostError(err), true)
 		}

@@ -533,11 +533,7 @@ func (p *Provider) newInstance(ctx context.Context, dl time.Time) (_ *instance, 
 			inst.free()
 		}
 	}()
-	pages := p.memoryPages
-	if pages == 0 { // a Provider made without LoadBytes (tests)
-		pages = p.l.opts.MemoryLimitPages
-	}
-	mem := int64(pages) * 65536
+	mem := p.memBytes()
 	// Each linear memory grows to memoryPages at most and a store
 	// holds at most maxMemories of them (wasmtime's limiter bounds each
 	// memory, not their sum). Tables are host memory too: each grows to
@@ -1038,4 +1034,14 @@ func (p *Provider) Instances() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.live
+}
+
+// memBytes is the most one linear memory of an instance may grow to, in
+// bytes (memoryPages).
+func (p *Provider) memBytes() int64 {
+	pages := p.memoryPages
+	if pages == 0 { // a Provider made without LoadBytes (tests)
+		pages = p.l.opts.MemoryLimitPages
+	}
+	return int64(pages) * 65536
 }

@@ -232,7 +232,7 @@ func (w *worker) nativeWrite(fc goja.FunctionCall) goja.Value {
 			if typedArrayNames[a.ExportType()] != "" {
 				hint = ": write its bytes as new Uint8Array(a.buffer, a.byteOffset, a.byteLength)"
 			}
-			w.throw("ctx.spaces.write: data must be a string, Uint8Array or ArrayBuffer, got %s%s", describeArg(a), hint)
+			w.throw("ctx.spaces.write: data must be a string, Uint8Array, ArrayBuffer or DataView, got %s%s", describeArg(a), hint)
 		}
 	}
 	return w.hostAsync("ctx.spaces.write", func(ctx context.Context, env abi.Env) (any, error) {

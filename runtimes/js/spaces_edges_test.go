@@ -92,3 +92,54 @@ aios.registerTool({name: 'readarr', parameters: {type: 'object'}}, async (p, ctx
 		}
 	}
 }
+
+// TestSpaceWriteDataView: ctx.spaces.write of a DataView, the view of
+// bytes binary code builds a header with, was refused as "data must be a
+// string, Uint8Array or ArrayBuffer, got [object DataView]", naming
+// neither what it was nor how to write it. Its bytes, the window of its
+// buffer it views, are stored, in process and in a worker process; a
+// plain object dressed as one (DataView.prototype, Symbol.toStringTag)
+// is still refused.
+func TestSpaceWriteDataView(t *testing.T) {
+	for _, iso := range []string{IsolationInProcess, IsolationProcess} {
+		t.Run(iso, func(t *testing.T) {
+			rt := newRuntime(t, Options{Isolation: iso})
+			p, err := rt.load(context.Background(), abi.Source{Path: writeSource(t, "dv.js", `
+const w = async (ctx, d) => {
+  try { const id = await ctx.spaces.write('s', d); return Array.from(await ctx.spaces.readBytes(id)).join(','); }
+  catch (e) { return e.name + ': ' + e.message; }
+};
+aios.registerTool({name: 'view', parameters: {type: 'object'}}, (p, ctx) => {
+  const b = new ArrayBuffer(8);
+  new Uint8Array(b).set([9, 8, 7, 6, 5, 4, 3, 2]);
+  const d = new DataView(b, 2, 3);
+  d.setUint8(0, 42);
+  return w(ctx, d);
+});
+aios.registerTool({name: 'fake', parameters: {type: 'object'}}, (p, ctx) =>
+  w(ctx, Object.setPrototypeOf({byteLength: 2, byteOffset: 0, buffer: new ArrayBuffer(2), [Symbol.toStringTag]: 'DataView'}, DataView.prototype)));
+`)}, abi.RuntimeJS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = p.Close() })
+			env := newFakeEnv()
+			call := func(tool string) string {
+				c := &abi.ToolCall{ID: "c1", Tool: tool, Params: map[string]any{}, Deadline: time.Now().Add(10 * time.Second)}
+				env.call = c
+				v, err := p.Call(context.Background(), c, env)
+				if err != nil {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				s, _ := v.(string)
+				return s
+			}
+			if got, want := call("view"), "42,6,5"; got != want {
+				t.Errorf("DataView(b, 2, 3): stored %q; want its three bytes %s", got, want)
+			}
+			if got := call("fake"); !strings.Contains(got, "ctx.spaces.write: data must be") {
+				t.Errorf("an object with DataView's prototype: %q; want it refused", got)
+			}
+		})
+	}
+}

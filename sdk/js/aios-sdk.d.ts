@@ -72,8 +72,8 @@ interface AgentContext {
     read(id: string, space?: string): Promise<string | Uint8Array>;
     /** Reads an object's bytes. */
     readBytes(id: string, space?: string): Promise<Uint8Array>;
-    /** Stores data (a string is stored as UTF-8) and resolves to its ObjectId. Needs WriteSpace(space). */
-    write(space: string, data: string | Uint8Array | ArrayBuffer): Promise<string>;
+    /** Stores data (a string is stored as UTF-8; a DataView, the bytes it views) and resolves to its ObjectId. Needs WriteSpace(space). */
+    write(space: string, data: string | Uint8Array | ArrayBuffer | DataView): Promise<string>;
   };
   /** Calls another tool through the host pipeline (any runtime). Needs CallTool(name). */
   callTool<T = any>(name: string, params?: Record<string, unknown>, version?: string): Promise<T>;
