@@ -23,6 +23,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/screen"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // server is the connection to one MCP server: a goroutine (run) connects,
@@ -429,6 +430,7 @@ func (s *server) serve() (connected bool, err error) {
 		if errors.As(err, &ae) {
 			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
 		}
+		err = versionRefused(err)
 		if waitedForToken(cctx) && s.ctx.Err() == nil {
 			// The go-sdk says only "context deadline exceeded": initialize
 			// was never sent, the bridge was waiting for a token.
@@ -516,6 +518,29 @@ func (s *server) serve() (connected bool, err error) {
 			return true, s.ctx.Err()
 		}
 	}
+}
+
+// versionRefused says what the go-sdk's `unsupported protocol version:
+// "…"` means: the server's initialize answer named a version the bridge
+// does not speak, or none (a result without protocolVersion, or null),
+// and which ones it speaks. Other errors are returned as they are.
+func versionRefused(err error) error {
+	v, ok := strings.CutPrefix(err.Error(), "unsupported protocol version: ")
+	if !ok {
+		return err
+	}
+	var speaks []string
+	for _, sv := range mcpsdk.SupportedProtocolVersions() {
+		if sv <= ProtocolVersion {
+			speaks = append(speaks, sv)
+		}
+	}
+	slices.Sort(speaks)
+	said := "protocol version " + wire.CutText(v, 80, "…")
+	if v == `""` {
+		said = "no protocolVersion (a result without it, or null)"
+	}
+	return fmt.Errorf("the server answered initialize with %s; the bridge speaks %s: %w", said, strings.Join(speaks, ", "), err)
 }
 
 // relist lists the server's tools (and resources), converts them, skipping
