@@ -53,6 +53,10 @@ type server struct {
 	refresh   chan struct{} // list-changed notifications, coalesced
 	kick      chan struct{} // retry now instead of after the backoff
 	attempted atomic.Int64  // when the last connection attempt began (UnixNano)
+	// sentOn is the session the last call was sent on: one that ended
+	// under a call is a restart (serve), whether the call or the run
+	// loop notices first.
+	sentOn atomic.Pointer[mcpsdk.ClientSession]
 
 	mu      sync.Mutex
 	sess    *mcpsdk.ClientSession
@@ -460,8 +464,10 @@ func (s *server) serve() (connected bool, err error) {
 		// closed (dropped) took it: the server went down under a call
 		// (it crashed during one), which is a restart as after listing,
 		// not a first connection that failed — whose calls meanwhile
-		// answered Unavailable at once instead of waiting for it.
-		return s.session() != sess, err
+		// answered Unavailable at once instead of waiting for it. So it
+		// is when the call has not dropped it yet: its connection gone
+		// under a call sent on it (TestServerDyingDuringRestartListNoticedFirst).
+		return s.session() != sess || s.sentOn.Load() == sess && s.connectionGone(cctx, err), err
 	}
 	s.markReady()
 	if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Logging != nil {
