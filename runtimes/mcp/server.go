@@ -299,6 +299,10 @@ func (s *server) onListChanged() {
 // is retried with backoff.
 const restartUptime = time.Second
 
+// setLevelWait bounds the wait for a server's answer to logging/setLevel
+// at connect.
+const setLevelWait = 5 * time.Second
+
 // relistEvery is the shortest time between two re-listings a server's
 // list-changed notifications cause.
 const relistEvery = 500 * time.Millisecond
@@ -469,20 +473,21 @@ func (s *server) serve() (connected bool, err error) {
 		// under a call sent on it (TestServerDyingDuringRestartListNoticedFirst).
 		return s.session() != sess || s.sentOn.Load() == sess && s.connectionGone(cctx, err), err
 	}
-	s.markReady()
 	if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Logging != nil {
 		// debug, what the TypeScript and Python SDKs' servers send
 		// anyway: the go-sdk's send no log message before they are told
 		// a level. The bridge passes on what the call's client or the
-		// host log takes (serverLog), which the server cannot know.
-		go func() {
-			lctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
-			defer cancel()
-			if err := sess.SetLoggingLevel(lctx, &mcpsdk.SetLoggingLevelParams{Level: "debug"}); err != nil && s.ctx.Err() == nil {
-				s.b.log.Debug("mcp server refused logging/setLevel", "server", s.name, "err", err)
-			}
-		}()
+		// host log takes (serverLog), which the server cannot know. It
+		// is answered before Start returns (at most setLevelWait): sent
+		// from a goroutine, a call made at once could reach the server
+		// first and its log messages be dropped.
+		lctx, cancel := context.WithTimeout(cctx, setLevelWait)
+		if err := sess.SetLoggingLevel(lctx, &mcpsdk.SetLoggingLevelParams{Level: "debug"}); err != nil && s.ctx.Err() == nil {
+			s.b.log.Debug("mcp server refused logging/setLevel", "server", s.name, "err", err)
+		}
+		cancel()
 	}
+	s.markReady()
 	s.b.log.Info("mcp server connected", "server", s.name, "source", s.source,
 		"tools", len(s.prov.table.Load().reg.Tools))
 	done := make(chan error, 1)
