@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -868,6 +869,40 @@ func requestID(r *http.Request) json.RawMessage {
 	return nil
 }
 
+// present records that a member was there, without copying it.
+type present bool
+
+func (p *present) UnmarshalJSON([]byte) error { *p = true; return nil }
+
+// underOtherID is buf, the application/json body answering the POST req,
+// made an error answer to req's request when it answers under another id
+// (another request's, or the request's as a string): the body is the one
+// answer to the POST's request, and the go-sdk, taking it for the answer
+// to no request, dropped it and left the call waiting until its deadline.
+func underOtherID(buf []byte, req *http.Request) []byte {
+	var top struct {
+		ID     json.RawMessage `json:"id"`
+		Method present         `json:"method"`
+		Result present         `json:"result"`
+		Error  present         `json:"error"`
+	}
+	if json.Unmarshal(buf, &top) != nil || bool(top.Method) || !bool(top.Result) && !bool(top.Error) {
+		return buf
+	}
+	got := bytes.TrimSpace(top.ID)
+	if len(got) == 0 || string(got) == "null" {
+		return buf
+	}
+	want := requestID(req)
+	var g, w any
+	if want == nil || json.Unmarshal(got, &g) != nil || json.Unmarshal(want, &w) != nil || reflect.DeepEqual(g, w) {
+		return buf
+	}
+	shown := func(id []byte) string { return strings.ToValidUTF8(wire.CutText(string(id), 64, "…"), "?") }
+	return errorAnswer(want, fmt.Sprintf("the server answered request %s under the id %s, not the request's: the JSON body answering a POST must carry its request's id (a bug in the server)",
+		shown(want), shown(got)))
+}
+
 // errorAnswer is a JSON-RPC error answer (-32603, msg) to request id.
 func errorAnswer(id json.RawMessage, msg string) []byte {
 	e, _ := json.Marshal(map[string]any{"code": -32603, "message": msg})
@@ -974,6 +1009,8 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 				if top, ok := answerWithoutID(buf); ok && r.req != nil {
 					// The answer to this POST's request, without its id.
 					buf = r.b.withoutID(top, buf, func() json.RawMessage { return requestID(r.req) })
+				} else if r.req != nil {
+					buf = underOtherID(buf, r.req)
 				}
 				r.buf, _ = r.b.mend(buf)
 				r.err = io.EOF

@@ -267,15 +267,12 @@ func TestCrashLoopBacksOff(t *testing.T) {
 
 // TestPaginationLoop: a tools/list whose nextCursor never ends
 // fails the listing at once with a clear error instead of looping until
-// connect_timeout.
+// connect_timeout (whose error would name no cursor: the check is the
+// error, not a time, which a loaded machine passed at 2.1 s).
 func TestPaginationLoop(t *testing.T) {
 	sc := edgeConfig(t, "pageloop")
-	sc.ConnectTimeout = 3 * time.Second
-	start := time.Now()
+	sc.ConnectTimeout = time.Minute
 	_, _, logs, err := startBridge(t, map[string]ServerConfig{"p": sc})
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Start took %v", d)
-	}
 	if err == nil || !strings.Contains(err.Error(), "nextCursor") {
 		t.Errorf("Start error = %v", err)
 	}

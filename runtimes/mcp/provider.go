@@ -134,6 +134,7 @@ func (p *provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (r
 		s.kickFromCall()
 		return nil, &abi.ToolError{Code: abi.Unavailable, Message: msg}
 	}
+	s.sentOn.Store(sess) // a session ending now is a restart (serve)
 	ctx = withTokenWait(ctx)
 	// Stopping the server (its provider closed: removed, replaced, the
 	// host closing) ends the call: its answer can no longer come, and the
@@ -327,6 +328,10 @@ func (s *server) callFailed(caller, ctx context.Context, sess *mcpsdk.ClientSess
 	return s.callError(ctx, sess, call, err, since)
 }
 
+// testHookBeforeDrop, when set (tests), runs before a call that found
+// its connection closed drops the session.
+var testHookBeforeDrop func(*server)
+
 // callError maps a failed MCP request on sess, sent at since, to a
 // ToolError.
 func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call *abi.ToolCall, err error, since time.Time) error {
@@ -419,6 +424,9 @@ func (s *server) callError(ctx context.Context, sess *mcpsdk.ClientSession, call
 		return &abi.ToolError{Code: code, Message: fmt.Sprintf("mcp server %s: %s: %s", s.name, call.Tool, s.screenErrorText(call, text))}
 	}
 	if errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, mcpsdk.ErrSessionMissing) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.session() == nil {
+		if testHookBeforeDrop != nil {
+			testHookBeforeDrop(s)
+		}
 		s.dropped(sess)
 		if s.cfg.URL == "" && s.ctx.Err() == nil {
 			// A stdio server's connection ends when its process dies (or

@@ -23,6 +23,7 @@ import (
 
 	"github.com/aios-host/aios-host/abi"
 	"github.com/aios-host/aios-host/internal/screen"
+	"github.com/aios-host/aios-host/internal/wire"
 )
 
 // server is the connection to one MCP server: a goroutine (run) connects,
@@ -52,6 +53,10 @@ type server struct {
 	refresh   chan struct{} // list-changed notifications, coalesced
 	kick      chan struct{} // retry now instead of after the backoff
 	attempted atomic.Int64  // when the last connection attempt began (UnixNano)
+	// sentOn is the session the last call was sent on: one that ended
+	// under a call is a restart (serve), whether the call or the run
+	// loop notices first.
+	sentOn atomic.Pointer[mcpsdk.ClientSession]
 
 	mu      sync.Mutex
 	sess    *mcpsdk.ClientSession
@@ -294,6 +299,10 @@ func (s *server) onListChanged() {
 // is retried with backoff.
 const restartUptime = time.Second
 
+// setLevelWait bounds the wait for a server's answer to logging/setLevel
+// at connect.
+const setLevelWait = 5 * time.Second
+
 // relistEvery is the shortest time between two re-listings a server's
 // list-changed notifications cause.
 const relistEvery = 500 * time.Millisecond
@@ -429,6 +438,7 @@ func (s *server) serve() (connected bool, err error) {
 		if errors.As(err, &ae) {
 			err = ae // not the go-sdk's and net/http's wrapping, which quotes the URL whole
 		}
+		err = versionRefused(err)
 		if waitedForToken(cctx) && s.ctx.Err() == nil {
 			// The go-sdk says only "context deadline exceeded": initialize
 			// was never sent, the bridge was waiting for a token.
@@ -458,23 +468,26 @@ func (s *server) serve() (connected bool, err error) {
 		// closed (dropped) took it: the server went down under a call
 		// (it crashed during one), which is a restart as after listing,
 		// not a first connection that failed — whose calls meanwhile
-		// answered Unavailable at once instead of waiting for it.
-		return s.session() != sess, err
+		// answered Unavailable at once instead of waiting for it. So it
+		// is when the call has not dropped it yet: its connection gone
+		// under a call sent on it (TestServerDyingDuringRestartListNoticedFirst).
+		return s.session() != sess || s.sentOn.Load() == sess && s.connectionGone(cctx, err), err
 	}
-	s.markReady()
 	if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Logging != nil {
 		// debug, what the TypeScript and Python SDKs' servers send
 		// anyway: the go-sdk's send no log message before they are told
 		// a level. The bridge passes on what the call's client or the
-		// host log takes (serverLog), which the server cannot know.
-		go func() {
-			lctx, cancel := context.WithTimeout(s.ctx, s.cfg.ConnectTimeout)
-			defer cancel()
-			if err := sess.SetLoggingLevel(lctx, &mcpsdk.SetLoggingLevelParams{Level: "debug"}); err != nil && s.ctx.Err() == nil {
-				s.b.log.Debug("mcp server refused logging/setLevel", "server", s.name, "err", err)
-			}
-		}()
+		// host log takes (serverLog), which the server cannot know. It
+		// is answered before Start returns (at most setLevelWait): sent
+		// from a goroutine, a call made at once could reach the server
+		// first and its log messages be dropped.
+		lctx, cancel := context.WithTimeout(cctx, setLevelWait)
+		if err := sess.SetLoggingLevel(lctx, &mcpsdk.SetLoggingLevelParams{Level: "debug"}); err != nil && s.ctx.Err() == nil {
+			s.b.log.Debug("mcp server refused logging/setLevel", "server", s.name, "err", err)
+		}
+		cancel()
 	}
+	s.markReady()
 	s.b.log.Info("mcp server connected", "server", s.name, "source", s.source,
 		"tools", len(s.prov.table.Load().reg.Tools))
 	done := make(chan error, 1)
@@ -516,6 +529,29 @@ func (s *server) serve() (connected bool, err error) {
 			return true, s.ctx.Err()
 		}
 	}
+}
+
+// versionRefused says what the go-sdk's `unsupported protocol version:
+// "…"` means: the server's initialize answer named a version the bridge
+// does not speak, or none (a result without protocolVersion, or null),
+// and which ones it speaks. Other errors are returned as they are.
+func versionRefused(err error) error {
+	v, ok := strings.CutPrefix(err.Error(), "unsupported protocol version: ")
+	if !ok {
+		return err
+	}
+	var speaks []string
+	for _, sv := range mcpsdk.SupportedProtocolVersions() {
+		if sv <= ProtocolVersion {
+			speaks = append(speaks, sv)
+		}
+	}
+	slices.Sort(speaks)
+	said := "protocol version " + wire.CutText(v, 80, "…")
+	if v == `""` {
+		said = "no protocolVersion (a result without it, or null)"
+	}
+	return fmt.Errorf("the server answered initialize with %s; the bridge speaks %s: %w", said, strings.Join(speaks, ", "), err)
 }
 
 // relist lists the server's tools (and resources), converts them, skipping
