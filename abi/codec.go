@@ -539,7 +539,7 @@ func normArgs(h *HostCall) error {
 		return err
 	}
 	for k, v := range args {
-		n, err := normalize(v, "$."+k, 0, nil)
+		n, err := normalize(v, &valuePath{up: &valuePath{}, key: k, member: true, raw: true}, 0, nil)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aios-host/aios-host/guest/go/wire"
@@ -35,7 +36,7 @@ import (
 // write) naming the path of the offending value. A Go value that writes
 // itself (MarshalJSON, MarshalText) is written as encoding/json writes it.
 func Normalize(v any) (any, error) {
-	return normalize(v, "$", 0, nil)
+	return normalize(v, &valuePath{}, 0, nil)
 }
 
 // ErrOverLimit is the error of NormalizeWithin for a value whose JSON is
@@ -51,7 +52,7 @@ var ErrOverLimit = errors.New("its JSON is over the size limit")
 // value it returns may still be over limit; only one it refuses is sure
 // to be.
 func NormalizeWithin(v any, limit int) (any, error) {
-	return normalize(v, "$", 0, &budget{left: limit})
+	return normalize(v, &valuePath{}, 0, &budget{left: limit})
 }
 
 // budget is what NormalizeWithin's value may still take, in bytes of JSON
@@ -59,19 +60,19 @@ func NormalizeWithin(v any, limit int) (any, error) {
 type budget struct{ left int }
 
 // take spends n bytes of b (nil: no bound) on the value at path.
-func (b *budget) take(n int, path string) error {
+func (b *budget) take(n int, path *valuePath) error {
 	if b == nil {
 		return nil
 	}
 	if b.left -= n; b.left < 0 {
-		return fmt.Errorf("%s: %w", path, ErrOverLimit)
+		return fmt.Errorf("%s: %w", path.String(), ErrOverLimit)
 	}
 	return nil
 }
 
 // takeValue spends on canonical value v (built whole elsewhere: a struct
 // encoding/json wrote) the least its JSON takes.
-func (b *budget) takeValue(v any, path string) error {
+func (b *budget) takeValue(v any, path *valuePath) error {
 	if b == nil {
 		return nil
 	}
@@ -130,9 +131,47 @@ func leastScalarLen(v any) int {
 // arguments and results: Normalize refuses deeper ones.
 const MaxDepth = 512
 
+// valuePath is where a value is in the one Normalize was given, made
+// into text ("$.a[2]") only for an error: each value's path was made as
+// its parent's plus its own step, so a wide object deep in a value
+// allocated the parent's path for each member (10 000 members 400 levels
+// down, a value of 180 KB: 418 MB). The zero valuePath is the root, "$".
+type valuePath struct {
+	up     *valuePath
+	key    string // the member's name, when member
+	idx    int    // the item's index, when not member
+	member bool
+	raw    bool // the member's name is written as it is, "$." + key
+}
+
+// String is the path as the errors name it: "$", "$.a", `$["a b"][2]`.
+func (p *valuePath) String() string {
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
+// write writes the path to b, its parent's first.
+func (p *valuePath) write(b *strings.Builder) {
+	switch {
+	case p.up == nil:
+		b.WriteString("$")
+		return
+	case p.raw:
+		p.up.write(b)
+		b.WriteString("." + p.key)
+	case p.member:
+		p.up.write(b)
+		b.WriteString(jsonenc.MemberPath("", p.key))
+	default:
+		p.up.write(b)
+		b.WriteString("[" + strconv.Itoa(p.idx) + "]")
+	}
+}
+
 // normalize is Normalize of v at path, depth levels down, spending b (nil:
 // no bound) on what it returns.
-func normalize(v any, path string, depth int, b *budget) (any, error) {
+func normalize(v any, path *valuePath, depth int, b *budget) (any, error) {
 	n, err := normalizeOne(v, path, depth, b)
 	if err != nil || b == nil {
 		return n, err
@@ -145,23 +184,23 @@ func normalize(v any, path string, depth int, b *budget) (any, error) {
 }
 
 // normalizeOne is normalize but for spending b on a scalar it returns.
-func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
+func normalizeOne(v any, path *valuePath, depth int, b *budget) (any, error) {
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path, MaxDepth)
+		return nil, fmt.Errorf("%s: value nested deeper than %d levels", path.String(), MaxDepth)
 	}
 	switch x := v.(type) {
 	case nil, bool, int64:
 		return x, nil
 	case string:
 		if !ValidUTF8(x) {
-			return nil, invalidUTF8(path, "string", x)
+			return nil, invalidUTF8(path.String(), "string", x)
 		}
 		return x, nil
 	case uint64:
 		return normUint(x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s: %v is not a JSON number", path, x)
+			return nil, fmt.Errorf("%s: %v is not a JSON number", path.String(), x)
 		}
 		return x, nil
 	case int:
@@ -190,7 +229,7 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 			ok = false
 		}
 		if !ok {
-			return nil, badNumber(path, string(x))
+			return nil, badNumber(path.String(), string(x))
 		}
 		return n, nil
 	case []any:
@@ -198,7 +237,7 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 			return nil, err
 		}
 		for i, e := range x {
-			n, err := normalize(e, path+"["+strconv.Itoa(i)+"]", depth+1, b)
+			n, err := normalize(e, &valuePath{up: path, idx: i}, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -211,12 +250,12 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		}
 		for k, e := range x {
 			if !ValidUTF8(k) {
-				return nil, invalidUTF8(path, "member name", k)
+				return nil, invalidUTF8(path.String(), "member name", k)
 			}
 			if err := b.take(len(k)+3, path); err != nil {
 				return nil, err
 			}
-			n, err := normalize(e, jsonenc.MemberPath(path, k), depth+1, b)
+			n, err := normalize(e, &valuePath{up: path, key: k, member: true}, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -231,23 +270,23 @@ func normalizeOne(v any, path string, depth int, b *budget) (any, error) {
 		}
 		var raw any
 		if err := unmarshalUseNumber(x, &raw); err != nil {
-			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path, err)
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not JSON: %v", path.String(), err)
 		}
 		// encoding/json read an invalid byte and an escaped lone
 		// surrogate as U+FFFD, text changed and two member names made
 		// one without a word, where the same Go string is refused.
 		if !utf8.Valid(x) {
 			i := jsonenc.FirstInvalid(string(x))
-			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path, x[i], i)
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: byte 0x%02x at offset %d is not UTF-8", path.String(), x[i], i)
 		}
 		if i := wire.LoneSurrogate(x); i >= 0 {
-			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: it holds %s at offset %d, half of a UTF-16 surrogate pair without its other half, which has no UTF-8 form", path, x[i:i+6], i)
+			return nil, fmt.Errorf("%s: a json.RawMessage that is not Unicode text: it holds %s at offset %d, half of a UTF-16 surrogate pair without its other half, which has no UTF-8 form", path.String(), x[i:i+6], i)
 		}
 		return normalizeOne(raw, path, depth, b)
 	case []byte:
 		// Bytes have no JSON form; the ABI carries them as arrays of integers
 		// only when a schema says so. Refuse rather than guess.
-		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path)
+		return nil, fmt.Errorf("%s: raw bytes are not a JSON value (encode as base64 string or pass an ObjectId)", path.String())
 	}
 	return normalizeReflect(v, path, depth, b)
 }
@@ -356,7 +395,7 @@ func normUint(u uint64) any {
 	return u
 }
 
-func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
+func normalizeReflect(v any, path *valuePath, depth int, b *budget) (any, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return nil, nil
@@ -369,7 +408,7 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		default:
 			if !k.Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
-				return nil, fmt.Errorf("%s: map key type %s is not a string, an integer or an encoding.TextMarshaler", path, k)
+				return nil, fmt.Errorf("%s: map key type %s is not a string, an integer or an encoding.TextMarshaler", path.String(), k)
 			}
 		}
 	}
@@ -407,12 +446,12 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 				k = strconv.FormatUint(key.Uint(), 10)
 			}
 			if !ValidUTF8(k) {
-				return nil, invalidUTF8(path, "member name", k)
+				return nil, invalidUTF8(path.String(), "member name", k)
 			}
 			if err := b.take(len(k)+3, path); err != nil {
 				return nil, err
 			}
-			n, err := normalize(it.Value().Interface(), jsonenc.MemberPath(path, k), depth+1, b)
+			n, err := normalize(it.Value().Interface(), &valuePath{up: path, key: k, member: true}, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -432,14 +471,14 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 	case reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
 			// A named byte slice is bytes, as []byte is.
-			return nil, fmt.Errorf("%s: raw bytes (a Go %s) are not a JSON value (encode as base64 string or pass an ObjectId)", path, rv.Type())
+			return nil, fmt.Errorf("%s: raw bytes (a Go %s) are not a JSON value (encode as base64 string or pass an ObjectId)", path.String(), rv.Type())
 		}
 		if err := b.take(max(1+rv.Len(), 2), path); err != nil {
 			return nil, err
 		}
 		out := make([]any, rv.Len())
 		for i := range out {
-			n, err := normalize(rv.Index(i).Interface(), path+"["+strconv.Itoa(i)+"]", depth+1, b)
+			n, err := normalize(rv.Index(i).Interface(), &valuePath{up: path, idx: i}, depth+1, b)
 			if err != nil {
 				return nil, err
 			}
@@ -461,7 +500,7 @@ func normalizeReflect(v any, path string, depth int, b *budget) (any, error) {
 		// does for any Go program's structs).
 		return jsonRoundTrip(v, path, b)
 	}
-	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path, v)
+	return nil, fmt.Errorf("%s: a Go %T is not a JSON value", path.String(), v)
 }
 
 // float32Number is the float32 f (held in a float64) as encoding/json
@@ -478,17 +517,17 @@ func float32Number(f float64) float64 {
 
 // jsonRoundTrip is v as encoding/json writes it, read back canonical,
 // spending b (nil: no bound) on an array or object it is.
-func jsonRoundTrip(v any, path string, b *budget) (any, error) {
+func jsonRoundTrip(v any, path *valuePath, b *budget) (any, error) {
 	text, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path.String(), err)
 	}
 	var raw any
 	if err := unmarshalUseNumber(text, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path.String(), err)
 	}
 	if rel, lit, ok := wire.WideInteger(raw); ok {
-		at := path + rel
+		at := path.String() + rel
 		// A Go integer past int64 and uint64 (a *big.Int, alone or in a
 		// struct), written by encoding/json as its digits, was read back
 		// as the nearest float, another number, without a word.
@@ -499,7 +538,7 @@ func jsonRoundTrip(v any, path string, b *budget) (any, error) {
 	}
 	out, err := Normalize(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path.String(), err)
 	}
 	switch out.(type) {
 	case []any, map[string]any:

@@ -181,12 +181,18 @@ func (ps *pkgState) fillWorld(w *World, f *pkgFile, a *astWorld) error {
 	// `include` that brought it), for the errors of export elaboration.
 	exportPos := map[*WorldItem]Position{}
 	named := [2]map[string]bool{{}, {}}
+	// noted is how many of w.Exports have their position: exports are
+	// only appended, so those after it are the ones the last item
+	// brought (each export once: a scan of all at each item was
+	// quadratic, 4.4 s for a world of 10 000 exports).
+	noted := 0
 	notePos := func(pos Position) {
-		for _, e := range w.Exports {
+		for _, e := range w.Exports[noted:] {
 			if _, ok := exportPos[e]; !ok {
 				exportPos[e] = pos
 			}
 		}
+		noted = len(w.Exports)
 	}
 	for _, it := range a.items {
 		switch x := it.(type) {
