@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -272,10 +273,26 @@ func FuzzParseCard(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseCard(out, "again"); err != nil {
+		c2, err := ParseCard(out, "again")
+		if err != nil {
 			t.Fatalf("re-marshaled card fails: %v", err)
 		}
+		// ... and is the same card: its tools and its text again.
+		if a, b := toolsJSON(t, c), toolsJSON(t, c2); a != b {
+			t.Fatalf("%q re-marshaled as %q changes its tools:\n%s\n%s", data, out, a, b)
+		}
+		if out2, err := c2.Marshal(); err != nil || !bytes.Equal(out2, out) {
+			t.Fatalf("%q re-marshaled as %q, then as %q (%v)", data, out, out2, err)
+		}
 	})
+}
+
+func toolsJSON(t *testing.T, c *Card) string {
+	b, err := json.Marshal(c.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestReadDescriptionBounded: a card, tool.aios.yaml or .desktop entry

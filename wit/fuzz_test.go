@@ -14,7 +14,7 @@ import (
 )
 
 // FuzzParse: the parser and resolver never panic; whatever resolves prints
-// to WIT that resolves again.
+// to WIT that resolves again, to the same package (printed the same).
 func FuzzParse(f *testing.F) {
 	f.Add("package a:b;\ninterface i { record r { x: u32 } f: func(a: r) -> result<string, u8>; }\n")
 	f.Add("package a:b@1.0.0;\n@since(version = 1.0.0)\nworld w { import x: func(); export y: interface { use i.{t}; } }\ninterface i { type t = list<u8, 4>; }\n")
@@ -50,8 +50,13 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		text := Print(res)
-		if _, err := ParseSource("printed.wit", text, Options{AllFeatures: true}); err != nil {
+		res2, err := ParseSource("printed.wit", text, Options{AllFeatures: true})
+		if err != nil {
 			t.Fatalf("printed form does not parse: %v\ninput:\n%s\nprinted:\n%s", err, src, text)
+		}
+		// ... and is the same package: printed again, the same text.
+		if again := Print(res2); again != text {
+			t.Fatalf("printed form changes when printed again\ninput:\n%s\nprinted:\n%s\nagain:\n%s", src, text, again)
 		}
 	})
 }

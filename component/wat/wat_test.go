@@ -3,6 +3,7 @@ package wat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,7 +129,9 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// FuzzParse: the reader never panics and never hangs on any text.
+// FuzzParse: the reader never panics and never hangs on any text; an
+// error is an *Error at a place of the text; white space and a comment
+// after the component change nothing.
 func FuzzParse(f *testing.F) {
 	f.Add(inlineText)
 	f.Add(`(component (type (component (type (instance)) (export "e:e/e" (instance (type 0))))) (export "e" (type 0)))`)
@@ -137,6 +140,19 @@ func FuzzParse(f *testing.F) {
 		c, err := Parse([]byte(src))
 		if err == nil && c == nil {
 			t.Fatal("nil component without an error")
+		}
+		if err != nil {
+			var we *Error
+			if !errors.As(err, &we) {
+				t.Fatalf("%q: error %v (%T) gives no place", src, err, err)
+			}
+			if lines := strings.Count(src, "\n") + 1; we.Line < 1 || we.Line > lines || we.Col < 1 {
+				t.Fatalf("%q (%d lines): error at %d:%d, outside the text: %v", src, lines, we.Line, we.Col, err)
+			}
+		}
+		c2, err2 := Parse([]byte(src + "\n  ;; trailing comment\n"))
+		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(c, c2) {
+			t.Fatalf("%q: a trailing comment changes the result: %v / %v", src, err, err2)
 		}
 	})
 }
