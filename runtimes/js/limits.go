@@ -492,6 +492,9 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	if err := l.wrapSym(sp, goja.SymIterator, thisLength); err != nil {
 		return err
 	}
+	if err := l.wrapJoinConcat(sp); err != nil { // joinlimit.go
+		return err
+	}
 	return l.wrapReplace(sp) // replacelimit.go
 }
 
