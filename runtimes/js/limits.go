@@ -489,7 +489,13 @@ func (l *limits) wrapAll(arrayCtor *goja.Object) error {
 	// string's length as an array's by its own (a 20 million character
 	// string, which the budget allows, became gigabytes of array before
 	// the heap guard could stop it: TestStringSpreadSized).
-	return l.wrapSym(sp, goja.SymIterator, thisLength)
+	if err := l.wrapSym(sp, goja.SymIterator, thisLength); err != nil {
+		return err
+	}
+	if err := l.wrapJoinConcat(sp); err != nil { // joinlimit.go
+		return err
+	}
+	return l.wrapReplace(sp) // replacelimit.go
 }
 
 // maxJSONDepth is the deepest nesting of arrays and objects JSON.parse
