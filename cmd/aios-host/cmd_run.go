@@ -155,7 +155,10 @@ var sameSignalWindow = time.Second
 // (and more than sameSignalWindow after first, the signal that started
 // the shutdown): the calls still in flight are abandoned, and audit
 // records not yet written are lost (as in a crash: docs/audit.md, "What a
-// crash can lose"). A SIGHUP is ignored.
+// crash can lose"). A SIGHUP is ignored. A zero first is a shutdown no
+// signal started (mcp whose client closed stdin): the first SIGINT or
+// SIGTERM is taken as the one that starts it (an MCP client sends one
+// when the server has not gone a while after stdin closed).
 func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, closeAll func() int) int {
 	done := make(chan int, 1)
 	go func() { done <- closeAll() }()
@@ -164,6 +167,11 @@ func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, cl
 		case code := <-done:
 			return code
 		case s := <-again:
+			if first.IsZero() && s != syscall.SIGHUP {
+				first = time.Now()
+				log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)", "signal", s.String())
+				continue
+			}
 			if s == syscall.SIGHUP || time.Since(first) < sameSignalWindow {
 				log.Info("signal during shutdown ignored (a SIGHUP, or one that came with the first)", "signal", s.String())
 				continue
