@@ -156,3 +156,50 @@ func TestMCPSecondSignalForcesExit(t *testing.T) {
 		t.Fatalf("mcp after repeated SIGINTs: exit %d, want %d after a second signal:\n%s", code, exitFail, stderr.String())
 	}
 }
+
+// TestForcedExitKillsChildren: a second signal during the shutdown of run
+// or mcp exits without waiting for it, and the child processes it would
+// have ended were left behind: an MCP server that ignores the end of its
+// stdin and SIGTERM (or a Python worker busy in a tool) outlived the
+// host for good. They are killed on the way out.
+func TestForcedExitKillsChildren(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc: the children of a forced exit are not looked for here")
+	}
+	for _, c := range []struct{ cmd, marker string }{
+		{"run", "aios-host serving"},
+		{"mcp", "serving MCP over stdio"},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			e := newEnv(t)
+			cfg, pids := stubbornServers(t, 6)
+			in, keep, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer keep.Close()
+			defer in.Close()
+			args := []string{c.cmd, "--config", cfg, "--plugins", e.plugins, "--data", e.data, "--log-level", "info"}
+			if c.cmd == "run" {
+				args = append(args, "--socket", filepath.Join(t.TempDir(), "h.sock"))
+			}
+			cmd, stderr, done := probeChildIn(t, in, c.marker, args...)
+			if code := signalUntilExit(t, cmd, done, stderr, syscall.SIGINT); code != exitFail || !strings.Contains(stderr.String(), "second signal during shutdown") {
+				t.Fatalf("%s after repeated SIGINTs: exit %d, want %d after a second signal:\n%s", c.cmd, code, exitFail, stderr.String())
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for _, p := range pids {
+				pid := readPid(p)
+				if pid == 0 {
+					t.Fatalf("server pid file %s not written", p)
+				}
+				for alive(pid) {
+					if time.Now().After(deadline) {
+						t.Fatalf("MCP server %d still running 30 s after %s's forced exit", pid, c.cmd)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
+	}
+}

@@ -343,6 +343,7 @@ func TestHelpFlagBeforeCommand(t *testing.T) {
 // its default action. Both are now ignored; a later SIGTERM still cuts
 // the shutdown short.
 func TestShutdownDuplicateSignals(t *testing.T) {
+	stubForcedExit(t)
 	log := slog.New(slog.DiscardHandler)
 	hang := make(chan struct{})
 	defer close(hang)

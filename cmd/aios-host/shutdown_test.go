@@ -12,6 +12,7 @@ import (
 // will not close) is cut short by a second signal, and one that finishes
 // returns its own exit code.
 func TestAwaitShutdownSecondSignal(t *testing.T) {
+	stubForcedExit(t)
 	log := slog.New(slog.DiscardHandler)
 	longAgo := time.Now().Add(-time.Hour) // the first signal, well before
 	again := make(chan os.Signal, 1)
@@ -40,4 +41,12 @@ func TestAwaitShutdownSecondSignal(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("a second signal did not end a hanging shutdown")
 	}
+}
+
+// stubForcedExit keeps awaitShutdown from killing the children of the
+// test process (those of other tests' hosts) when it gives up.
+func stubForcedExit(t *testing.T) {
+	old := onForcedExit
+	onForcedExit = func() {}
+	t.Cleanup(func() { onForcedExit = old })
 }
