@@ -192,13 +192,18 @@ var onForcedExit = forcedExit
 // forcedExit ends the process without its shutdown, exit 1: it ignores
 // the stop signals from here on (one more, from an operator still
 // pressing Ctrl-C or a supervisor, killed the exiting process by the
-// signal once its handler was gone), kills the children (killChildren),
-// twice (the MCP bridge restarts a server it sees die at once), and
-// exits before anything starts another.
+// signal once its handler was gone), kills the children (killChildren)
+// until none is left running (the MCP bridge restarts a server it sees
+// die at once: two passes missed some), and exits before anything starts
+// another.
 func forcedExit() {
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
-	killChildren()
-	killChildren()
+	for range 200 {
+		if killChildren() == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // for their deaths to be seen, and restarts made
+	}
 	os.Exit(exitFail)
 }
 

@@ -15,13 +15,15 @@ import (
 // would have ended them is abandoned, and a server that ignores the end
 // of its stdin and SIGTERM, or a worker busy in a tool, outlived the
 // host. The children are found in /proc: those whose parent is this
-// process (not yet reaped, so their pids are not reused).
-func killChildren() {
+// process (not yet reaped, so their pids are not reused). It returns how
+// many of them had not ended (were no zombie).
+func killChildren() int {
 	self := os.Getpid()
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return
+		return 0
 	}
+	live := 0
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self {
@@ -46,10 +48,14 @@ func killChildren() {
 		if err1 != nil || err2 != nil || ppid != self {
 			continue
 		}
+		if f[0] != "Z" {
+			live++
+		}
 		if pgrp == pid {
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 		} else {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	return live
 }
