@@ -73,7 +73,11 @@ Claude Desktop (claude_desktop_config.json):
 	// A shutdown that drops audit records or cannot close the log fails
 	// the command, as it fails run (it said exit 0 whatever closeHost
 	// reported).
+	shut := false // the shutdown at the end closes s, d and h itself
 	defer func() {
+		if shut {
+			return
+		}
 		if err := closeHost(h, c.stderr); err != nil && rc == exitOK {
 			rc = exitFail
 		}
@@ -84,7 +88,11 @@ Claude Desktop (claude_desktop_config.json):
 	if err != nil {
 		return c.fail(err)
 	}
-	defer d.Close()
+	defer func() {
+		if !shut {
+			d.Close()
+		}
+	}()
 	if err := d.Start(ctx); err != nil {
 		return c.fail(err)
 	}
@@ -93,7 +101,11 @@ Claude Desktop (claude_desktop_config.json):
 	if err != nil {
 		return c.fail(err)
 	}
-	defer s.Close()
+	defer func() {
+		if !shut {
+			s.Close()
+		}
+	}()
 	hidden := s.Hidden(s.StdioAgent())
 	log.Info("serving MCP over stdio", "tools", len(s.Tools())-len(hidden), "gc_percent", gc.Percent, "gc_memory_limit", gc.MemLimit)
 	if stdinIsTerminal(c.stdin) {
@@ -108,10 +120,33 @@ Claude Desktop (claude_desktop_config.json):
 		log.Warn("exported tools the client's agent may not call are not listed", "agent", s.StdioAgent(), "tools", hidden,
 			"hint", "grant what they need in agents."+s.StdioAgent()+" (or set mcp.tools_list: all to list them anyway)")
 	}
-	if err := s.Run(ctx, s.Stdio(c.stdin, c.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-		return c.fail(err)
+	runErr := s.Run(ctx, s.Stdio(c.stdin, c.stdout))
+	// The shutdown, as run's (awaitShutdown): a second SIGINT or SIGTERM
+	// exits without waiting for it to finish. The signals were taken by
+	// ctx's until it is stopped, and ignored there: an operator's second
+	// Ctrl-C did nothing while a server that would not go was waited for.
+	var first time.Time // zero: the client closed stdin, no signal yet
+	if ctx.Err() != nil && c.ctx.Err() == nil {
+		first = time.Now()
+		log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
 	}
-	return exitOK
+	again := make(chan os.Signal, 4)
+	signal.Notify(again, stopSignals()...)
+	defer signal.Stop(again)
+	stop()
+	code = exitOK
+	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, io.EOF) {
+		code = c.fail(runErr)
+	}
+	shut = true
+	return awaitShutdown(again, first, log, func() int {
+		s.Close()
+		d.Close()
+		if err := closeHost(h, c.stderr); err != nil && code == exitOK {
+			return exitFail
+		}
+		return code
+	})
 }
 
 // sessionAuditPath is the audit log of a command (kind: mcp, call) that

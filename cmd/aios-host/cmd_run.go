@@ -155,7 +155,11 @@ var sameSignalWindow = time.Second
 // (and more than sameSignalWindow after first, the signal that started
 // the shutdown): the calls still in flight are abandoned, and audit
 // records not yet written are lost (as in a crash: docs/audit.md, "What a
-// crash can lose"). A SIGHUP is ignored.
+// crash can lose"), and the child processes are killed (onForcedExit). A
+// SIGHUP is ignored. A zero first is a shutdown no
+// signal started (mcp whose client closed stdin): the first SIGINT or
+// SIGTERM is taken as the one that starts it (an MCP client sends one
+// when the server has not gone a while after stdin closed).
 func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, closeAll func() int) int {
 	done := make(chan int, 1)
 	go func() { done <- closeAll() }()
@@ -164,14 +168,43 @@ func awaitShutdown(again <-chan os.Signal, first time.Time, log *slog.Logger, cl
 		case code := <-done:
 			return code
 		case s := <-again:
+			if first.IsZero() && s != syscall.SIGHUP {
+				first = time.Now()
+				log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)", "signal", s.String())
+				continue
+			}
 			if s == syscall.SIGHUP || time.Since(first) < sameSignalWindow {
 				log.Info("signal during shutdown ignored (a SIGHUP, or one that came with the first)", "signal", s.String())
 				continue
 			}
 			log.Error("second signal during shutdown: exiting without waiting for it to finish", "signal", s.String())
+			onForcedExit() // exits (but in tests)
 			return exitFail
 		}
 	}
+}
+
+// onForcedExit ends the child processes when awaitShutdown gives up on
+// the shutdown (forcedExit; a variable for the tests that call
+// awaitShutdown in the test process).
+var onForcedExit = forcedExit
+
+// forcedExit ends the process without its shutdown, exit 1: it ignores
+// the stop signals from here on (one more, from an operator still
+// pressing Ctrl-C or a supervisor, killed the exiting process by the
+// signal once its handler was gone), kills the children (killChildren)
+// until none is left running (the MCP bridge restarts a server it sees
+// die at once: two passes missed some), and exits before anything starts
+// another.
+func forcedExit() {
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	for range 200 {
+		if killChildren() == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // for their deaths to be seen, and restarts made
+	}
+	os.Exit(exitFail)
 }
 
 // stopSignals are the signals that stop the commands that serve or call

@@ -32,8 +32,20 @@ func init() {
 // e.g. nohup, when not empty) and waits until its stderr has marker.
 func probeChild(t *testing.T, wrapper []string, marker string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
 	t.Helper()
+	return probeChildWith(t, wrapper, nil, marker, args...)
+}
+
+// probeChildIn is probeChild with stdin as the child's standard input.
+func probeChildIn(t *testing.T, stdin io.Reader, marker string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
+	t.Helper()
+	return probeChildWith(t, nil, stdin, marker, args...)
+}
+
+func probeChildWith(t *testing.T, wrapper []string, stdin io.Reader, marker string, args ...string) (*exec.Cmd, *syncBuffer, chan error) {
+	t.Helper()
 	argv := append(append([]string(nil), wrapper...), os.Args[0], "-test.run=^$")
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = stdin
 	cmd.Env = append(os.Environ(), probeChildEnv+"=1", "AIOS_PROBE_ARGS="+strings.Join(args, "\x1f"))
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
@@ -47,10 +59,10 @@ func probeChild(t *testing.T, wrapper []string, marker string, args ...string) (
 		_ = cmd.Process.Kill()
 		<-done
 	})
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !strings.Contains(stderr.String(), marker) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no %q in the child's log after 20 s:\n%s", marker, stderr.String())
+			t.Fatalf("no %q in the child's log after 60 s:\n%s", marker, stderr.String())
 		}
 		select {
 		case err := <-done:
@@ -331,6 +343,7 @@ func TestHelpFlagBeforeCommand(t *testing.T) {
 // its default action. Both are now ignored; a later SIGTERM still cuts
 // the shutdown short.
 func TestShutdownDuplicateSignals(t *testing.T) {
+	stubForcedExit(t)
 	log := slog.New(slog.DiscardHandler)
 	hang := make(chan struct{})
 	defer close(hang)
