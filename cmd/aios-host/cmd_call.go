@@ -219,10 +219,31 @@ Example:
 	if err != nil {
 		return c.fail(err)
 	}
+	// The host's shutdown, as run's and mcp's (awaitShutdown): a second
+	// SIGINT or SIGTERM exits without waiting for it to finish. The
+	// signals were taken by ctx's until it is stopped: an operator's
+	// second Ctrl-C did nothing while an MCP server that would not go
+	// was waited for (TestCallSecondSignalForcesExit).
+	shutdown := func() int {
+		var first time.Time // zero: the call ended, no signal yet
+		if ctx.Err() != nil && c.ctx.Err() == nil {
+			first = time.Now()
+		}
+		again := make(chan os.Signal, 4)
+		signal.Notify(again, stopSignals()...)
+		defer signal.Stop(again)
+		stop()
+		return awaitShutdown(again, first, log, func() int {
+			if err := closeHost(h, c.stderr); err != nil {
+				return exitFail
+			}
+			return exitOK
+		})
+	}
 	if ctx.Err() != nil {
 		// Interrupted while the plugins loaded: say so, rather than a
 		// NotFound for a tool whose provider did not finish loading.
-		_ = closeHost(h, c.stderr)
+		_ = shutdown()
 		const msg = "interrupted while loading the plugins; the tool was not called"
 		fmt.Fprintln(c.stderr, "aios-host: "+msg)
 		if *asJSON {
@@ -238,7 +259,7 @@ Example:
 		call.Deadline = time.Now().Add(*timeout)
 	}
 	value, callErr := h.Call(ctx, call)
-	if err := closeHost(h, c.stderr); err != nil && callErr == nil {
+	if shutdown() != exitOK && callErr == nil {
 		return exitFail // the audit record could not be written
 	}
 	if callErr != nil {

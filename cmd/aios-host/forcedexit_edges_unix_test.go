@@ -203,3 +203,18 @@ func TestForcedExitKillsChildren(t *testing.T) {
 		})
 	}
 }
+
+// TestCallSecondSignalForcesExit: a second SIGINT during the shutdown of
+// `aios-host call` (MCP servers that will not go) was taken by the signal
+// context of the first and ignored, as mcp's was: the operator waited for
+// every server. It exits at once, as run's and mcp's do.
+func TestCallSecondSignalForcesExit(t *testing.T) {
+	e := newEnv(t)
+	cfg, _ := stubbornServers(t, 6) // about 2 s each to close
+	cmd, stderr, done := probeChildIn(t, nil, "mcp server connected", "call", "--config", cfg, "--plugins", e.plugins, "--data", e.data,
+		"--log-level", "info", "mcp-s0-echo", "{}")
+	code := signalUntilExit(t, cmd, done, stderr, syscall.SIGINT)
+	if code != exitFail || !strings.Contains(stderr.String(), "second signal during shutdown") {
+		t.Fatalf("call after repeated SIGINTs: exit %d, want %d after a second signal:\n%s", code, exitFail, stderr.String())
+	}
+}
