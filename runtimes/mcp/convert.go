@@ -99,6 +99,12 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints b
 		if _, err := schema.Compile(name+" returns", returns); err != nil {
 			return abi.ToolDef{}, fmt.Errorf("tool %q: outputSchema does not compile: %v", t.Name, err)
 		}
+		if ty, typed := returns["type"]; typed && !typeAllowsObject(ty) {
+			// structuredContent is an object (MCP 2025-06-18): such a
+			// tool was imported and every call of it failed
+			// InvalidResult.
+			return abi.ToolDef{}, fmt.Errorf("tool %q: outputSchema has type %v; MCP's structuredContent is an object", t.Name, ty)
+		}
 	}
 	desc := t.Description
 	if desc == "" {
@@ -132,6 +138,22 @@ func importTool(server string, t *mcpsdk.Tool, endpointHost string, trustHints b
 		def.CapabilityRequired = []string{abi.CapNetwork + "(" + endpointHost + ")"}
 	}
 	return def, nil
+}
+
+// typeAllowsObject reports whether a schema's "type" (a name or a list
+// of names) admits an object.
+func typeAllowsObject(ty any) bool {
+	switch v := ty.(type) {
+	case string:
+		return v == "object"
+	case []any:
+		for _, x := range v {
+			if x == "object" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // importResource converts one resource into a read tool.

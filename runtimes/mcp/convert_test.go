@@ -68,6 +68,15 @@ func TestImportTool(t *testing.T) {
 		{name: "schema not an object", tool: `{"name":"x","inputSchema":[1,2]}`, wantErr: "want a JSON object"},
 		{name: "schema does not compile", tool: `{"name":"x","inputSchema":{"type":"object","properties":{"a":{"minimum":"zero"}}}}`, wantErr: "does not compile"},
 		{name: "bad output schema", tool: `{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":7}}`, wantErr: "outputSchema does not compile"},
+		// structuredContent is an object: a tool whose outputSchema says
+		// otherwise was imported and every call of it failed InvalidResult.
+		{name: "non-object output schema", tool: `{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":"string"}}`, wantErr: "outputSchema has type string"},
+		{name: "output schema of types with object", tool: `{"name":"x","inputSchema":{"type":"object"},"outputSchema":{"type":["object","null"]}}`,
+			check: func(t *testing.T, d abi.ToolDef) {
+				if d.Returns == nil {
+					t.Errorf("returns dropped")
+				}
+			}},
 	}
 	_ = f
 	for _, tc := range tests {
