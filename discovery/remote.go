@@ -462,9 +462,13 @@ func (p *RemoteProvider) call(ctx context.Context, call *abi.ToolCall, _ abi.Env
 			// that "peer" is its agent for this host's token; an answer
 			// the client refused (no result, too large) named no tool.
 			te := rpcErr.ToolError()
-			if strings.TrimSpace(te.Message) != "" {
-				te.Message = fmt.Sprintf("remote adapter %s at %s: calling %s: %s", p.reg.Provider.ID, p.endpoint, call.Tool, te.Message)
+			msg := te.Message
+			if strings.TrimSpace(msg) == "" {
+				// Named as the others are: it reached the caller as
+				// "Internal:   " (TestRemoteErrorWithoutMessageNamed).
+				msg = fmt.Sprintf("it answered JSON-RPC error %d with no message", rpcErr.Code)
 			}
+			te.Message = fmt.Sprintf("remote adapter %s at %s: calling %s: %s", p.reg.Provider.ID, p.endpoint, call.Tool, msg)
 			return nil, te
 		}
 		if ctx.Err() != nil {

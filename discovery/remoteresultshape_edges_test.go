@@ -50,3 +50,34 @@ func TestRemoteResultNotObjectRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteErrorWithoutMessageNamed: a remote's error without a message
+// ({"code": -32000, "message": ""}) reached the caller without the
+// "remote adapter … at …" its other errors carry; it names the remote,
+// its endpoint and the tool, and says the remote gave no message.
+func TestRemoteErrorWithoutMessageNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"error":{"code":-32000,"message":"  "}}`)
+	}))
+	defer srv.Close()
+	card, err := ParseCard([]byte(`{"adapter": {"id": "org.test.quiet", "name": "Quiet", "version": "1.0.0", "protocol_version": "0.3.0"},
+  "capabilities": {}, "skills": [{"id": "q-get", "name": "Get", "permission_level": "low"}]}`), "adapter.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewRemoteProvider(card, srv.URL+"/rpc", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = p.Call(context.Background(), &abi.ToolCall{ID: "c", Tool: "q-get", Params: map[string]any{}, Deadline: time.Now().Add(30 * time.Second)}, nil)
+	te := abi.AsToolError(err, abi.Internal)
+	if err == nil || !strings.Contains(te.Message, "remote adapter org.test.quiet at "+srv.URL) || !strings.Contains(te.Message, "q-get") || !strings.Contains(te.Message, "no message") {
+		t.Fatalf("an error without a message: %v; want it to name the remote, its endpoint, the tool, and say there was no message", err)
+	}
+}
