@@ -145,28 +145,66 @@ type valuePath struct {
 }
 
 // String is the path as the errors name it: "$", "$.a", `$["a b"][2]`.
+// A path of more than maxPathSteps steps is named by its first and last
+// pathEnds steps around the count of those left out: a value nested
+// past MaxDepth was named by all its 513 steps (3 KB of ".properties.a").
 func (p *valuePath) String() string {
 	var b strings.Builder
-	p.write(&b)
+	n := 0
+	for q := p; q.up != nil; q = q.up {
+		n++
+	}
+	if n <= maxPathSteps {
+		p.write(&b)
+		return b.String()
+	}
+	tail := p
+	for range pathEnds {
+		tail = tail.up
+	}
+	head := tail
+	for range n - 2*pathEnds {
+		head = head.up
+	}
+	head.write(&b)
+	fmt.Fprintf(&b, "…(%d levels)…", n-2*pathEnds)
+	var steps []*valuePath
+	for q := p; q != tail; q = q.up {
+		steps = append(steps, q)
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		steps[i].writeStep(&b)
+	}
 	return b.String()
+}
+
+// maxPathSteps and pathEnds bound a path's text (String).
+const (
+	maxPathSteps = 64
+	pathEnds     = 16
+)
+
+// writeStep writes p's own step ("" for the root).
+func (p *valuePath) writeStep(b *strings.Builder) {
+	switch {
+	case p.up == nil:
+	case p.raw:
+		b.WriteString("." + p.key)
+	case p.member:
+		b.WriteString(jsonenc.MemberPath("", p.key))
+	default:
+		b.WriteString("[" + strconv.Itoa(p.idx) + "]")
+	}
 }
 
 // write writes the path to b, its parent's first.
 func (p *valuePath) write(b *strings.Builder) {
-	switch {
-	case p.up == nil:
+	if p.up == nil {
 		b.WriteString("$")
 		return
-	case p.raw:
-		p.up.write(b)
-		b.WriteString("." + p.key)
-	case p.member:
-		p.up.write(b)
-		b.WriteString(jsonenc.MemberPath("", p.key))
-	default:
-		p.up.write(b)
-		b.WriteString("[" + strconv.Itoa(p.idx) + "]")
 	}
+	p.up.write(b)
+	p.writeStep(b)
 }
 
 // normalize is Normalize of v at path, depth levels down, spending b (nil:
