@@ -1,10 +1,9 @@
 package main
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/aios-host/aios-host/internal/proc"
 )
 
 // killChildren sends SIGKILL to every child process of this one (Python
@@ -18,43 +17,15 @@ import (
 // process (not yet reaped, so their pids are not reused). It returns how
 // many of them had not ended (were no zombie).
 func killChildren() int {
-	self := os.Getpid()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
 	live := 0
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces and ")".
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		ppid, err1 := strconv.Atoi(f[1])
-		pgrp, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || ppid != self {
-			continue
-		}
-		if f[0] != "Z" {
+	for _, c := range proc.Children() {
+		if !c.Zombie {
 			live++
 		}
-		if pgrp == pid {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		if c.PGRP == c.PID {
+			_ = syscall.Kill(-c.PID, syscall.SIGKILL)
 		} else {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(c.PID, syscall.SIGKILL)
 		}
 	}
 	return live

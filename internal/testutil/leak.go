@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aios-host/aios-host/internal/proc"
 )
 
 // Resources is what a long-running host holds that a leak makes grow:
@@ -53,32 +54,11 @@ func FDs() int {
 // Children lists the live child processes of this process and counts the
 // defunct ones (Linux /proc; none elsewhere).
 func Children() (live []int, zombies int) {
-	self := os.Getpid()
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if pp, _ := strconv.Atoi(f[1]); pp == self {
-			if f[0] == "Z" {
-				zombies++
-			} else {
-				live = append(live, pid)
-			}
+	for _, c := range proc.Children() {
+		if c.Zombie {
+			zombies++
+		} else {
+			live = append(live, c.PID)
 		}
 	}
 	return live, zombies
