@@ -39,36 +39,21 @@ func typedWidth(et any) float64 {
 // typedChars is the exact number of characters join writes for the
 // elements of the typed array exported as elems (nil: unknown).
 func (l *limits) typedChars(elems any) (n float64, ok bool) {
-	ints := func(v int64) float64 { return float64(len(strconv.FormatInt(v, 10))) }
 	switch e := elems.(type) {
 	case []uint8:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []int8:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []uint16:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []int16:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []uint32:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []int32:
-		for _, v := range e {
-			n += ints(int64(v))
-		}
+		n = intChars(e)
 	case []int64:
-		for _, v := range e {
-			n += ints(v)
-		}
+		n = intChars(e)
 	case []uint64:
 		for _, v := range e {
 			n += float64(len(strconv.FormatUint(v, 10)))
@@ -85,6 +70,14 @@ func (l *limits) typedChars(elems any) (n float64, ok bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// intChars is the number of characters of e's integers in decimal.
+func intChars[T ~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64](e []T) (n float64) {
+	for _, v := range e {
+		n += float64(len(strconv.FormatInt(int64(v), 10)))
+	}
+	return n
 }
 
 // checkTypedJoin sizes a typed array's join: its elements at their widest
