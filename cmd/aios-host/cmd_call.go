@@ -224,16 +224,8 @@ Example:
 	// signals were taken by ctx's until it is stopped: an operator's
 	// second Ctrl-C did nothing while an MCP server that would not go
 	// was waited for (TestCallSecondSignalForcesExit).
-	shutdown := func() int {
-		var first time.Time // zero: the call ended, no signal yet
-		if ctx.Err() != nil && c.ctx.Err() == nil {
-			first = time.Now()
-		}
-		again := make(chan os.Signal, 4)
-		signal.Notify(again, stopSignals()...)
-		defer signal.Stop(again)
-		stop()
-		return awaitShutdown(again, first, log, func() int {
+	closeAll := func() int {
+		return shutdown(stop, signalledAt(ctx, c.ctx, log), log, func() int {
 			if err := closeHost(h, c.stderr); err != nil {
 				return exitFail
 			}
@@ -243,7 +235,7 @@ Example:
 	if ctx.Err() != nil {
 		// Interrupted while the plugins loaded: say so, rather than a
 		// NotFound for a tool whose provider did not finish loading.
-		_ = shutdown()
+		_ = closeAll()
 		const msg = "interrupted while loading the plugins; the tool was not called"
 		fmt.Fprintln(c.stderr, "aios-host: "+msg)
 		if *asJSON {
@@ -259,7 +251,7 @@ Example:
 		call.Deadline = time.Now().Add(*timeout)
 	}
 	value, callErr := h.Call(ctx, call)
-	if shutdown() != exitOK && callErr == nil {
+	if closeAll() != exitOK && callErr == nil {
 		return exitFail // the audit record could not be written
 	}
 	if callErr != nil {

@@ -125,21 +125,13 @@ Claude Desktop (claude_desktop_config.json):
 	// exits without waiting for it to finish. The signals were taken by
 	// ctx's until it is stopped, and ignored there: an operator's second
 	// Ctrl-C did nothing while a server that would not go was waited for.
-	var first time.Time // zero: the client closed stdin, no signal yet
-	if ctx.Err() != nil && c.ctx.Err() == nil {
-		first = time.Now()
-		log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
-	}
-	again := make(chan os.Signal, 4)
-	signal.Notify(again, stopSignals()...)
-	defer signal.Stop(again)
-	stop()
+	first := signalledAt(ctx, c.ctx, log)
 	code = exitOK
 	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, io.EOF) {
 		code = c.fail(runErr)
 	}
 	shut = true
-	return awaitShutdown(again, first, log, func() int {
+	return shutdown(stop, first, log, func() int {
 		s.Close()
 		d.Close()
 		if err := closeHost(h, c.stderr); err != nil && code == exitOK {

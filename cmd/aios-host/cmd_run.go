@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -130,18 +131,39 @@ flushed and fsynced. A plugin that fails to load is logged and skipped.`)
 	// foreground group, the shell's to its jobs). The signals are caught
 	// before NotifyContext lets them go, so that none meanwhile takes its
 	// default action (ending the process).
-	again := make(chan os.Signal, 4)
-	signal.Notify(again, stopSignals()...)
-	defer signal.Stop(again)
-	stop()
 	log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
-	return awaitShutdown(again, first, log, func() int {
+	return shutdown(stop, first, log, func() int {
 		sv.close()
 		if err := closeHost(h, c.stderr); err != nil {
 			return exitFail
 		}
 		return exitOK
 	})
+}
+
+// shutdown catches the stop signals that stop's signal.NotifyContext
+// took until now (so that none meanwhile takes its default action, ending
+// the process), and runs closeAll as awaitShutdown does from first: the
+// shutdown of run, mcp and call.
+func shutdown(stop context.CancelFunc, first time.Time, log *slog.Logger, closeAll func() int) int {
+	again := make(chan os.Signal, 4)
+	signal.Notify(again, stopSignals()...)
+	defer signal.Stop(again)
+	stop()
+	return awaitShutdown(again, first, log, closeAll)
+}
+
+// signalledAt is when a signal started the shutdown of a command whose
+// signal context is ctx and own context parent: now when ctx ended and
+// parent did not (logged), else zero (the call ended, the MCP client
+// closed stdin: awaitShutdown takes the first signal for the one that
+// starts it).
+func signalledAt(ctx, parent context.Context, log *slog.Logger) time.Time {
+	if ctx.Err() == nil || parent.Err() != nil {
+		return time.Time{}
+	}
+	log.Info("shutting down (a second SIGINT or SIGTERM exits without waiting)")
+	return time.Now()
 }
 
 // sameSignalWindow is how long after the signal that started the shutdown
