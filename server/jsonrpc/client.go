@@ -10,9 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -455,45 +453,23 @@ func (c *Client) callHTTP(ctx context.Context, id string, body []byte) (*Respons
 // was wanted, in JSON's words: "is a JSON string, where an object is
 // wanted", "has a JSON string at value.n, where a number is wanted".
 func resultMismatch(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Type == nil {
+	field, want, got, ok := abi.JSONTypeMismatch(err)
+	if !ok || want == "another type" {
 		return "does not decode: " + err.Error()
 	}
-	got := te.Value
-	if got == "number" || strings.HasPrefix(got, "number ") {
-		got = "number" // ("number 1.5" into an int: a number all the same)
-	} else if got == "bool" {
+	if got == "bool" {
 		got = "boolean"
 	}
 	where := "is a JSON " + got
-	if te.Field != "" {
-		where = "has a JSON " + got + " at " + te.Field
+	if field != "" {
+		where = "has a JSON " + got + " at " + field
 	}
-	t := te.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	if want == "integer" && got == "number" {
+		return where + " that is not an integer in range" // a fraction, or out of range
 	}
-	var want string
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		want = "an object"
-	case reflect.Slice, reflect.Array:
-		want = "an array"
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		want = "an integer"
-		if got == "number" {
-			// (a fraction, or out of range)
-			return where + " that is not an integer in range"
-		}
-	case reflect.Float32, reflect.Float64:
-		want = "a number"
-	default:
-		return "does not decode: " + err.Error()
+	article := "a "
+	if want == "integer" || want == "array" || want == "object" {
+		article = "an "
 	}
-	return where + ", where " + want + " is wanted"
+	return where + ", where " + article + want + " is wanted"
 }
