@@ -105,6 +105,10 @@ type Server struct {
 
 	mu       sync.Mutex
 	exported map[string]*registry.Entry
+	// refused is, by name, the tools the last sync could not export
+	// (toMCPTool or the go-sdk refused them): syncCalled does not sync
+	// again for a call of one.
+	refused map[string]*registry.Entry
 
 	httpMu    sync.Mutex
 	httpCalls map[httpCallKey]*httpCall // HTTP requests in flight (fixHTTP)
@@ -197,7 +201,7 @@ func New(opts Options) (*Server, error) {
 			Capabilities: s.capabilities(),
 			Instructions: "Tools of an aios-host: each call is checked against this client's agent grants, validated against the tool's schema, rate limited and audited.",
 		})
-	s.mcp.AddReceivingMiddleware(needProtocolVersion, s.undeclared, s.checkLogLevel, explainCursor)
+	s.mcp.AddReceivingMiddleware(needProtocolVersion, s.undeclared, s.checkLogLevel, explainCursor, s.syncCalled)
 	if s.resourcesOn() {
 		s.mcp.AddReceivingMiddleware(s.resourceMiddleware)
 	}
@@ -530,6 +534,7 @@ func (s *Server) sync() {
 		}
 		want[e.Def.Name] = def
 	}
+	s.refused = map[string]*registry.Entry{}
 	var gone []string
 	for name := range s.exported {
 		if want[name] == nil {
@@ -550,6 +555,7 @@ func (s *Server) sync() {
 		}
 		if err != nil {
 			s.log.Warn("tool not exported over MCP", "tool", name, "reason", err)
+			s.refused[name] = e
 			if _, was := s.exported[name]; was {
 				s.mcp.RemoveTools(name)
 				delete(s.exported, name)
@@ -557,6 +563,29 @@ func (s *Server) sync() {
 			continue
 		}
 		s.exported[name] = e
+	}
+}
+
+// syncCalled brings the MCP tool list in line with the registry before a
+// tools/call of an exportable tool that the list does not hold yet (or
+// holds at another version): the list follows the registry's events on
+// another goroutine, and a call made just after a provider was added was
+// answered "unknown tool" for a tool the host had. A name the registry
+// does not resolve, or resolves to a tool that is not exported, costs one
+// lookup.
+func (s *Server) syncCalled(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && method == "tools/call" && p.Name != "" {
+			if def, err := s.h.Registry().Resolve(p.Name, ""); err == nil && s.exportable(def) {
+				s.mu.Lock()
+				stale := s.exported[p.Name] != def && s.refused[p.Name] != def
+				s.mu.Unlock()
+				if stale && s.stop.Err() == nil {
+					s.sync()
+				}
+			}
+		}
+		return next(ctx, method, req)
 	}
 }
 
