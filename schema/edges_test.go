@@ -272,3 +272,27 @@ func TestLargeStringEnum(t *testing.T) {
 		t.Errorf("1.0 against an enum holding 1: %v", err)
 	}
 }
+
+// TestEmptyMemberNamed: a member named "" is the JSON pointer "/", which
+// the error text also used for the instance itself; it says which it is.
+func TestEmptyMemberNamed(t *testing.T) {
+	v, err := Compile("t", map[string]any{"type": "object", "properties": map[string]any{
+		"":  map[string]any{"type": "string"},
+		"a": map[string]any{"type": "object", "properties": map[string]any{"": map[string]any{"type": "string"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		value any
+		want  string
+	}{
+		{map[string]any{"": 1}, `at / (a step is a member named ""): expected string`},
+		{map[string]any{"a": map[string]any{"": 1}}, `at /a/ (a step is a member named ""): expected string`},
+		{5, `at /: expected object`},
+	} {
+		if err := v.Validate(c.value); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v; want %q", c.value, err, c.want)
+		}
+	}
+}

@@ -48,8 +48,13 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string {
 	p := e.Path
-	if p == "" {
+	switch {
+	case p == "":
 		p = "/"
+	case strings.HasSuffix(p, "/") || strings.Contains(p, "//"):
+		// A member named "" is an empty step: "/" alone read as the
+		// instance itself.
+		p += ` (a step is a member named "")`
 	}
 	return "at " + p + ": " + e.Message
 }
