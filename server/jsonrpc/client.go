@@ -117,6 +117,13 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	if resp.Error != nil {
+		if r := bytes.TrimSpace(resp.Result); len(r) > 0 && string(r) != "null" {
+			// JSON-RPC 2.0 allows one of the two: which one the server
+			// meant is not known, and the error alone was taken for its
+			// answer. (A "result": null beside an error, as JSON-RPC 1.0
+			// answered, is the error.)
+			return Errorf(abi.InvalidResult, "the answer of %s to %s has both a \"result\" and an \"error\" member (error %d %q); JSON-RPC 2.0 allows one", c.server(), method, resp.Error.Code, wire.CutText(resp.Error.Message, 200, "…"))
+		}
 		return resp.Error
 	}
 	if len(resp.Result) == 0 {

@@ -43,3 +43,32 @@ func TestAnswerWithoutResultOrErrorIsInvalidResult(t *testing.T) {
 		t.Fatalf("result null: %v, %v; want a null result", err, res)
 	}
 }
+
+// TestAnswerWithResultAndErrorIsInvalidResult: an answer with both members
+// (JSON-RPC 2.0 allows one) was read as its error, as if the server had
+// surely failed the call; it is InvalidResult naming both. A "result": null
+// beside an error (JSON-RPC 1.0's form) is still the error.
+func TestAnswerWithResultAndErrorIsInvalidResult(t *testing.T) {
+	answer := `{"jsonrpc":"2.0","id":"1","result":{"ok":true},"error":{"code":-32000,"message":"boom"}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}))
+	defer srv.Close()
+	c := NewHTTPClient(srv.URL+"/rpc", "", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var res any
+	err := c.Call(ctx, "tools/call", nil, &res)
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) || rpcErr.ToolError().Code != abi.InvalidResult ||
+		!strings.Contains(err.Error(), srv.URL) || !strings.Contains(err.Error(), "both") || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("an answer with result and error: %v; want InvalidResult naming the server, both members and the error", err)
+	}
+	answer = `{"jsonrpc":"2.0","id":"2","result":null,"error":{"code":-32000,"message":"boom"}}`
+	err = c.Call(ctx, "tools/call", nil, &res)
+	if !errors.As(err, &rpcErr) || rpcErr.Code != -32000 || rpcErr.Message != "boom" {
+		t.Fatalf("result null beside an error: %v; want the error", err)
+	}
+}
