@@ -228,7 +228,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcpsdk.Connection, error)
 	// A descriptor the host inherited without close-on-exec passed to
 	// every server (TestServerInheritsNoStrayFD).
 	cloexec.Stray()
-	start := t.cmd.Start
+	start := func() error { return startHeld(t.cmd, nil) }
 	if t.sandbox != nil {
 		start = func() error { return startSandboxed(t.cmd, t.sandbox) }
 	}

@@ -5,6 +5,7 @@ package mcp
 import (
 	"fmt"
 	"os/exec"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -35,13 +36,40 @@ import (
 // startSandboxed starts cmd confined by sb.
 func startSandboxed(cmd *exec.Cmd, sb *Sandbox) error {
 	rules := sandboxRules(cmd, sb)
+	return startHeld(cmd, func() error {
+		if err := confineSandbox(rules, sb.Network, len(sb.Write) == 0); err != nil {
+			return fmt.Errorf("not started: its sandbox cannot be set up on this machine: %v (remove sandbox: from its entry to run it unconfined)", err)
+		}
+		return nil
+	})
+}
+
+// startHeld starts cmd (after confine, if not nil, confined the thread)
+// so that it dies with the host: SIGKILL when the thread that started it
+// ends (Pdeathsig), and that thread, locked to the goroutine that starts
+// it, ends only once the server has exited. A host killed with SIGKILL
+// (the OOM killer, a crash, kill -9) closes no stdin and sends no
+// SIGTERM, and a server that did not exit at the end of its stdin ran on
+// for good. The processes the server itself started are not reached
+// this way: they get the end of their stdin.
+func startHeld(cmd *exec.Cmd, confine func() error) error {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	done := make(chan error, 1)
 	landlock.GoLocked(func() {
-		if err := confineSandbox(rules, sb.Network, len(sb.Write) == 0); err != nil {
-			done <- fmt.Errorf("not started: its sandbox cannot be set up on this machine: %v (remove sandbox: from its entry to run it unconfined)", err)
-			return
+		if confine != nil {
+			if err := confine(); err != nil {
+				done <- err
+				return
+			}
 		}
-		done <- cmd.Start()
+		err := cmd.Start()
+		done <- err
+		if err == nil {
+			awaitExit(cmd.Process)
+		}
 	})
 	return <-done
 }
