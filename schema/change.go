@@ -319,8 +319,7 @@ func (w *schemaDiffer) object(path string, om, nm map[string]any, depth int) {
 			AdditionalPropertiesTightened, AdditionalPropertiesLoosened)
 	}
 	w.items(path, om["items"], nm["items"], depth)
-	w.enum(path, om["enum"], nm["enum"])
-	w.constant(path, om, nm)
+	w.values(path, om, nm)
 	for _, k := range lowerBounds {
 		o, n := om[k], nm[k]
 		if countBound[k] {
@@ -614,6 +613,72 @@ func (w *schemaDiffer) enum(path string, old, new any) {
 			w.add(p, EnumValuesAdded, widens, nil, added)
 		}
 	}
+}
+
+// values compares enum and const, which together say which values a
+// schema allows: const "a" allows what enum ["a"] does. Compared keyword
+// by keyword, writing one as the other (const "a" → enum ["a"]) broke
+// callers both ways, and enum ["a","b"] → const "a" broke the callers of
+// a result that narrows. When const is on either side, each change is
+// breaking as the allowed values move together (unless a value is not
+// understood).
+func (w *schemaDiffer) values(path string, om, nm map[string]any) {
+	start := len(w.out)
+	w.enum(path, om["enum"], nm["enum"])
+	w.constant(path, om, nm)
+	_, oc := om["const"]
+	_, nc := nm["const"]
+	if len(w.out) == start || (!oc && !nc) {
+		return
+	}
+	os, ok1 := allowedValues(om)
+	ns, ok2 := allowedValues(nm)
+	if !ok1 || !ok2 {
+		return
+	}
+	narrower := os == nil || (ns != nil && keysIn(ns, os)) // (nil: any value)
+	wider := ns == nil || (os != nil && keysIn(os, ns))
+	br := !narrower && !wider || // neither holds the other's values
+		narrower && !wider && w.dir == Params || wider && !narrower && w.dir == Returns
+	for i := start; i < len(w.out); i++ {
+		w.out[i].Breaking = br
+	}
+}
+
+// allowedValues is the set of values (by canon) that m's enum and const
+// allow, nil when they allow any; ok is false when enum is not a list.
+func allowedValues(m map[string]any) (set map[string]bool, ok bool) {
+	en, hasEnum := m["enum"]
+	c, hasConst := m["const"]
+	if hasEnum && en != nil {
+		l, isList := en.([]any)
+		if !isList {
+			return nil, false
+		}
+		set = make(map[string]bool, len(l))
+		for _, v := range l {
+			set[canon(v)] = true
+		}
+	}
+	if hasConst {
+		k := canon(c)
+		only := map[string]bool{}
+		if set == nil || set[k] {
+			only[k] = true
+		}
+		set = only
+	}
+	return set, true
+}
+
+// keysIn reports whether every key of a is in b.
+func keysIn(a, b map[string]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *schemaDiffer) constant(path string, om, nm map[string]any) {
