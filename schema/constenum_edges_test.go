@@ -41,3 +41,34 @@ func TestConstAndEnumComparedAsOneSetOfValues(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeBesideEnumJudgedByTheValuesAllowed: a type beside an enum or
+// const that allows only values of that type says nothing more, yet
+// dropping it ({"type":"string","enum":["a","b"]} → {"enum":["a","b"]})
+// was a type-widened change that broke a result's callers, and adding one
+// (for values all of it) narrowed parameters. The type change is now
+// judged by the types of the values the schema allows.
+func TestTypeBesideEnumJudgedByTheValuesAllowed(t *testing.T) {
+	for _, c := range []struct {
+		old, new              string
+		breaksParams, breaksR bool
+	}{
+		{`{"type":"string","enum":["a","b"]}`, `{"enum":["a","b"]}`, false, false},
+		{`{"enum":["a","b"]}`, `{"type":"string","enum":["a","b"]}`, false, false},
+		{`{"type":"integer","const":3}`, `{"type":["integer","string"],"const":3}`, false, false},
+		{`{"type":"number","enum":[1,2.5]}`, `{"type":"integer","enum":[1,2.5]}`, true, false},
+		{`{"type":"string","enum":["a",1]}`, `{"enum":["a",1]}`, false, true},
+		{`{"type":"string","enum":["a"]}`, `{"type":"integer","enum":["a"]}`, true, false},
+		{`{"type":"string"}`, `{"type":["string","null"]}`, false, true},
+	} {
+		o, n := mustJSON(t, c.old), mustJSON(t, c.new)
+		p, r := Diff(o, n, Params), Diff(o, n, Returns)
+		if Breaking(p) != c.breaksParams || Breaking(r) != c.breaksR {
+			t.Errorf("%s → %s: parameters breaking %v (want %v) %v; returns breaking %v (want %v) %v",
+				c.old, c.new, Breaking(p), c.breaksParams, p, Breaking(r), c.breaksR, r)
+		}
+		if len(p) == 0 {
+			t.Errorf("%s → %s: no change listed", c.old, c.new)
+		}
+	}
+}
