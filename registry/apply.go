@@ -500,7 +500,7 @@ func (r *Registry) apply(id string, rec *ProviderRecord, entries []*Entry, parti
 				continue
 			}
 			if r.semver == SemverRefuse {
-				return Report{}, semverError(v, e)
+				return Report{}, semverError(v, e, versions)
 			}
 			found = append(found, verdict{e, v})
 		}

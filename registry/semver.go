@@ -277,9 +277,19 @@ func violation(cur, prev *Entry, d *ToolDiff) *SemverViolation {
 	return v
 }
 
+// freeMajor is the first major version from m that none of versions has:
+// the advice of a refusal named 2.0.0 when 2.0.0 was registered already.
+func freeMajor(m uint64, versions []*Entry) uint64 {
+	for slices.ContainsFunc(versions, func(x *Entry) bool { return x.Version.Major() == m }) {
+		m++
+	}
+	return m
+}
+
 // semverError is the refusal of a violating registration, e the version
-// registered that v was found for.
-func semverError(v *SemverViolation, e *Entry) *abi.ToolError {
+// registered that v was found for, versions those of its name it was
+// checked with (a release advised is none of theirs).
+func semverError(v *SemverViolation, e *Entry, versions []*Entry) *abi.ToolError {
 	if v.Provider != e.Provider.Info.ID {
 		// e was inserted below another provider's release that breaks
 		// its callers: e is refused, and its provider can change e, not
@@ -293,9 +303,13 @@ func semverError(v *SemverViolation, e *Entry) *abi.ToolError {
 	}
 	next := "a higher major version"
 	if p, err := semver.NewVersion(v.Previous); err == nil {
-		next = fmt.Sprintf("%d.0.0", p.Major()+1)
+		next = fmt.Sprintf("%d.0.0", freeMajor(p.Major()+1, versions))
 		if p.Major() == 0 {
-			next = fmt.Sprintf("0.%d.0 or 1.0.0", p.Minor()+1)
+			minor := p.Minor() + 1
+			for slices.ContainsFunc(versions, func(x *Entry) bool { return x.Version.Major() == 0 && x.Version.Minor() == minor }) {
+				minor++
+			}
+			next = fmt.Sprintf("0.%d.0 or %d.0.0", minor, freeMajor(1, versions))
 		}
 	}
 	te := abi.Errorf(abi.InvalidRequest, "%s (registry.semver_check is refuse: release it as %s, or keep the old schema)", v.String(), next)

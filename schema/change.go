@@ -311,7 +311,9 @@ func zeroAsAbsent(v any) any {
 }
 
 func (w *schemaDiffer) object(path string, om, nm map[string]any, depth int) {
+	ts := len(w.out)
 	w.types(path, om["type"], nm["type"])
+	typeSpan := [2]int{ts, len(w.out)}
 	w.properties(path, om, nm, depth)
 	w.required(path, om["required"], nm["required"])
 	if !jsonEqual(om["additionalProperties"], nm["additionalProperties"]) {
@@ -319,8 +321,9 @@ func (w *schemaDiffer) object(path string, om, nm map[string]any, depth int) {
 			AdditionalPropertiesTightened, AdditionalPropertiesLoosened)
 	}
 	w.items(path, om["items"], nm["items"], depth)
-	w.enum(path, om["enum"], nm["enum"])
-	w.constant(path, om, nm)
+	vs := len(w.out)
+	w.values(path, om, nm)
+	w.judgeValues(om, nm, typeSpan, [2]int{vs, len(w.out)})
 	for _, k := range lowerBounds {
 		o, n := om[k], nm[k]
 		if countBound[k] {
@@ -614,6 +617,123 @@ func (w *schemaDiffer) enum(path string, old, new any) {
 			w.add(p, EnumValuesAdded, widens, nil, added)
 		}
 	}
+}
+
+// values compares enum and const.
+func (w *schemaDiffer) values(path string, om, nm map[string]any) {
+	w.enum(path, om["enum"], nm["enum"])
+	w.constant(path, om, nm)
+}
+
+// judgeValues sets whether the changes in spans (of w.out: those of type,
+// enum and const) break callers by the values om and nm allow together,
+// when either has an enum or a const. The keywords say together which
+// values a schema allows, and judged one by one they misled: const "a" →
+// enum ["a"] broke callers both ways, enum ["a","b"] → const "a" broke a
+// result's callers, and dropping a type beside an enum of its values
+// ({"type":"string","enum":["a"]} → {"enum":["a"]}) was a widened type.
+// A keyword it cannot read keeps the verdicts of each change.
+func (w *schemaDiffer) judgeValues(om, nm map[string]any, spans ...[2]int) {
+	os, ot, ok1 := allowedValues(om)
+	ns, nt, ok2 := allowedValues(nm)
+	if !ok1 || !ok2 || (os == nil && ns == nil) {
+		return
+	}
+	var narrower, wider bool
+	switch {
+	case os == nil: // any value of its types before
+		narrower = valuesOf(ns, ot)
+	case ns == nil:
+		wider = valuesOf(os, nt)
+	default:
+		narrower, wider = keysIn(ns, os), keysIn(os, ns)
+	}
+	br := !narrower && !wider || // neither holds the other's values
+		narrower && !wider && w.dir == Params || wider && !narrower && w.dir == Returns
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			w.out[i].Breaking = br
+		}
+	}
+}
+
+// allowedValues reads what m allows: with an enum or a const the values
+// (by canon) that they and its type allow, else nil; types is its type
+// keyword's set. ok is false when type or enum is malformed.
+func allowedValues(m map[string]any) (set map[string]any, types map[string]bool, ok bool) {
+	if types, ok = typeSet(m["type"]); !ok {
+		return nil, nil, false
+	}
+	var vals []any
+	en := m["enum"]
+	if en != nil {
+		l, isList := en.([]any)
+		if !isList {
+			return nil, nil, false
+		}
+		vals = l
+	}
+	if c, hasConst := m["const"]; hasConst {
+		if en != nil && !slices.ContainsFunc(vals, func(v any) bool { return jsonEqual(v, c) }) {
+			vals = nil
+		} else {
+			vals = []any{c}
+		}
+	} else if en == nil {
+		return nil, types, true
+	}
+	set = make(map[string]any, len(vals))
+	for _, v := range vals {
+		if valueOf(v, types) {
+			set[canon(v)] = v
+		}
+	}
+	return set, types, true
+}
+
+// valuesOf reports whether every value of set is of one of types (a JSON
+// type set, as typeSet reads it).
+func valuesOf(set map[string]any, types map[string]bool) bool {
+	for _, v := range set {
+		if !valueOf(v, types) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueOf reports whether the JSON value v is of one of types.
+func valueOf(v any, types map[string]bool) bool {
+	switch v.(type) {
+	case nil:
+		return types["null"]
+	case bool:
+		return types["boolean"]
+	case string:
+		return types["string"]
+	case []any:
+		return types["array"]
+	case map[string]any:
+		return types["object"]
+	}
+	r, ok := toRat(v)
+	if !ok {
+		return false
+	}
+	if r.IsInt() {
+		return types["integer"] // (typeSet puts integer in every set with number)
+	}
+	return types["number"]
+}
+
+// keysIn reports whether every key of a is in b.
+func keysIn(a, b map[string]any) bool {
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *schemaDiffer) constant(path string, om, nm map[string]any) {
