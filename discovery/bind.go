@@ -173,13 +173,26 @@ func (s *sharedProvider) release() error {
 	}
 	s.mu.Unlock()
 	if last {
-		err := s.p.Close()
+		err := closeProvider(s.p)
 		if err != nil && s.closeFailed != nil {
 			s.closeFailed(err)
 		}
 		return err
 	}
 	return nil
+}
+
+// closeProvider closes p, turning a panic of its Close (a bug of a loader
+// an embedder added) into an error, as the host's own close does: the
+// last holder is a watcher goroutine (whose panic ended the process) or
+// a call that drained a replaced version (which answered ProviderCrashed).
+func closeProvider(p abi.Provider) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its Close method panicked: %v", r)
+		}
+	}()
+	return p.Close()
 }
 
 // generation is one registration of a provider with the host. Close does

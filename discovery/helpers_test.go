@@ -48,6 +48,19 @@ func (l *fakeLoader) open() []string {
 	return out
 }
 
+// madeOf lists the providers of id loaded so far, in order.
+func (l *fakeLoader) madeOf(id string) []*fakeProvider {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []*fakeProvider
+	for _, p := range l.made {
+		if p.spec.ID == id {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 type fakeSpec struct {
 	ID      string   `json:"id"`
 	Version string   `json:"version"`
@@ -60,6 +73,8 @@ type fakeSpec struct {
 	LoadMS int `json:"load_ms,omitempty"`
 	// CloseErr makes Close fail with this message.
 	CloseErr string `json:"close_err,omitempty"`
+	// ClosePanic makes Close panic with this message.
+	ClosePanic string `json:"close_panic,omitempty"`
 }
 
 func (*fakeLoader) Runtime() string      { return "fake" }
@@ -134,6 +149,9 @@ func (p *fakeProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) 
 }
 func (p *fakeProvider) Close() error {
 	p.closed.Store(true)
+	if p.spec.ClosePanic != "" {
+		panic(p.spec.ClosePanic)
+	}
 	if p.spec.CloseErr != "" {
 		return errors.New(p.spec.CloseErr)
 	}
