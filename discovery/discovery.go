@@ -153,7 +153,7 @@ func (c *candidate) discard(log *slog.Logger) {
 		_ = c.shared.release()
 		return
 	}
-	c.closeFailed(log, closeProvider(c.provider))
+	c.closeFailed(log, closeWithin(c.provider, closeWait))
 }
 
 // Discovery scans and watches provider folders and remote adapters and

@@ -75,7 +75,12 @@ type fakeSpec struct {
 	CloseErr string `json:"close_err,omitempty"`
 	// ClosePanic makes Close panic with this message.
 	ClosePanic string `json:"close_panic,omitempty"`
+	// CloseHangs makes Close block until closeRelease is closed.
+	CloseHangs bool `json:"close_hangs,omitempty"`
 }
+
+// closeRelease ends the Close of every provider with CloseHangs.
+var closeRelease = make(chan struct{})
 
 func (*fakeLoader) Runtime() string      { return "fake" }
 func (*fakeLoader) Extensions() []string { return []string{".fake"} }
@@ -151,6 +156,9 @@ func (p *fakeProvider) Close() error {
 	p.closed.Store(true)
 	if p.spec.ClosePanic != "" {
 		panic(p.spec.ClosePanic)
+	}
+	if p.spec.CloseHangs {
+		<-closeRelease
 	}
 	if p.spec.CloseErr != "" {
 		return errors.New(p.spec.CloseErr)
