@@ -339,7 +339,7 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 			}
 			return cur.Call(ctx, call, env)
 		}
-		return nil, abi.Errorf(abi.Unavailable, "provider %s was unloaded", g.inner.Describe().Provider.ID)
+		return nil, abi.Errorf(abi.Unavailable, "tool %s@%s: its provider %s was unloaded while this call started", call.Tool, call.Version, g.inner.Describe().Provider.ID)
 	}
 	g.inflight++
 	g.mu.Unlock()
