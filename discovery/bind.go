@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -173,13 +174,49 @@ func (s *sharedProvider) release() error {
 	}
 	s.mu.Unlock()
 	if last {
-		err := s.p.Close()
+		err := closeWithin(s.p, closeWait)
 		if err != nil && s.closeFailed != nil {
 			s.closeFailed(err)
 		}
 		return err
 	}
 	return nil
+}
+
+// closeProvider closes p, turning a panic of its Close (a bug of a loader
+// an embedder added) into an error, as the host's own close does: the
+// last holder is a watcher goroutine (whose panic ended the process) or
+// a call that drained a replaced version (which answered ProviderCrashed).
+func closeProvider(p abi.Provider) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its Close method panicked: %v", r)
+		}
+	}()
+	return p.Close()
+}
+
+// closeWait bounds how long discovery waits for a provider's Close (a
+// var for tests). The runtimes' own Close waits are shorter: a js worker's
+// 5 s grace, an MCP server's stdin-then-SIGTERM-then-SIGKILL seconds.
+var closeWait = 10 * time.Second
+
+// closeWithin closes p (closeProvider), waiting at most wait: discovery
+// closes with its lock held (an unload) or on the return of the last call
+// of a replaced version, so a Close that never returns stopped every
+// later load, reload and unload, Discovery.Close, or that call. Past wait
+// the Close is left running and its lateness is the error.
+func closeWithin(p abi.Provider, wait time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- closeProvider(p) }()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return fmt.Errorf("its Close has not returned after %v; going on without it (it is left running)", wait)
+	}
 }
 
 // generation is one registration of a provider with the host. Close does
@@ -302,7 +339,7 @@ func (g *generation) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) 
 			}
 			return cur.Call(ctx, call, env)
 		}
-		return nil, abi.Errorf(abi.Unavailable, "provider %s was unloaded", g.inner.Describe().Provider.ID)
+		return nil, abi.Errorf(abi.Unavailable, "tool %s@%s: its provider %s was unloaded while this call started", call.Tool, call.Version, g.inner.Describe().Provider.ID)
 	}
 	g.inflight++
 	g.mu.Unlock()

@@ -48,6 +48,19 @@ func (l *fakeLoader) open() []string {
 	return out
 }
 
+// madeOf lists the providers of id loaded so far, in order.
+func (l *fakeLoader) madeOf(id string) []*fakeProvider {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []*fakeProvider
+	for _, p := range l.made {
+		if p.spec.ID == id {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 type fakeSpec struct {
 	ID      string   `json:"id"`
 	Version string   `json:"version"`
@@ -60,7 +73,14 @@ type fakeSpec struct {
 	LoadMS int `json:"load_ms,omitempty"`
 	// CloseErr makes Close fail with this message.
 	CloseErr string `json:"close_err,omitempty"`
+	// ClosePanic makes Close panic with this message.
+	ClosePanic string `json:"close_panic,omitempty"`
+	// CloseHangs makes Close block until closeRelease is closed.
+	CloseHangs bool `json:"close_hangs,omitempty"`
 }
+
+// closeRelease ends the Close of every provider with CloseHangs.
+var closeRelease = make(chan struct{})
 
 func (*fakeLoader) Runtime() string      { return "fake" }
 func (*fakeLoader) Extensions() []string { return []string{".fake"} }
@@ -134,6 +154,12 @@ func (p *fakeProvider) Call(ctx context.Context, call *abi.ToolCall, _ abi.Env) 
 }
 func (p *fakeProvider) Close() error {
 	p.closed.Store(true)
+	if p.spec.ClosePanic != "" {
+		panic(p.spec.ClosePanic)
+	}
+	if p.spec.CloseHangs {
+		<-closeRelease
+	}
 	if p.spec.CloseErr != "" {
 		return errors.New(p.spec.CloseErr)
 	}
