@@ -514,6 +514,20 @@ func secretName(k string) bool {
 	return false
 }
 
+// redactConnErr is redactToken for an error of the connection (serve's),
+// which is logged and said by Start and Status: a plain error still, its
+// text with the secrets taken out; err itself when it quotes none.
+func (s *server) redactConnErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	r := s.redactToken(err)
+	if r == err {
+		return err
+	}
+	return errors.New(abi.AsToolError(r, abi.ProviderError).Message)
+}
+
 // redactToken takes a URL server's bearer token out of a failed call's
 // error: a server or proxy quoting it ("invalid token …", an echo of its
 // request) handed it to the calling agent and into the audit record's
