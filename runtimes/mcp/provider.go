@@ -514,6 +514,22 @@ func secretName(k string) bool {
 	return false
 }
 
+// envSecrets replaces the values of a stdio server's env whose names say
+// they are secrets (redactToken's) in its stderr lines; nil when it has
+// none.
+func (s *server) envSecrets() *strings.Replacer {
+	var pairs []string
+	for _, k := range slices.Sorted(maps.Keys(s.cfg.Env)) {
+		if v := s.cfg.Env[k]; len(v) >= minSecretLen && secretName(k) {
+			pairs = append(pairs, v, "[redacted: mcp.servers."+s.name+" env "+k+"]")
+		}
+	}
+	if pairs == nil {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
+}
+
 // redactConnErr is redactToken for an error of the connection (serve's),
 // which is logged and said by Start and Status: a plain error still, its
 // text with the secrets taken out; err itself when it quotes none.
