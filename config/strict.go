@@ -678,6 +678,12 @@ func (w *walker) typeErrors(err error) error {
 				e.Path = onLine
 			}
 		}
+		if secretPath(e.Path) {
+			// yaml.v3 quotes the value's first characters: of a
+			// token written where a list or mapping goes, part of
+			// the token reached the terminal and the service's log.
+			e.Msg = valueExcerptRE.ReplaceAllString(e.Msg, "$1 (value not shown, as it may be a secret) into ")
+		}
 		// yaml.v3 decodes an anchored value at each of its uses, and
 		// says an error in it again at each: the same line, path and
 		// words. A repeat names the use it comes from, or is left out.
@@ -692,6 +698,27 @@ func (w *walker) typeErrors(err error) error {
 		errs.add(e)
 	}
 	return errs.err()
+}
+
+// valueExcerptRE matches yaml.v3's quote of a value in a type error:
+// "cannot unmarshal !!str `sk-live...` into ".
+var valueExcerptRE = regexp.MustCompile("^(cannot unmarshal \\S+) `.*` into ")
+
+// secretWords are the words of a key that holds, or holds beneath it, a
+// secret: server.tokens, an MCP server's token, env and oauth, a remote's
+// token, an API key.
+var secretWords = []string{"token", "secret", "pass", "key", "auth", "credential", "env", "header"}
+
+// secretPath says whether a key of the key path p names a secret (or a
+// section holding secrets), whose value an error must not quote.
+func secretPath(p string) bool {
+	p = strings.ToLower(p)
+	for _, w := range secretWords {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // aliasUseOf rewrites e, an error about a value inside an anchored node

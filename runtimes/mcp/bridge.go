@@ -366,7 +366,7 @@ func (s *server) transport() (mcpsdk.Transport, *exec.Cmd, error) {
 	cmd := exec.CommandContext(pctx, s.cfg.command(), s.cfg.Args...)
 	cmd.Env = s.cfg.environ()
 	cmd.Dir = s.cfg.Dir
-	cmd.Stderr = &logWriter{log: s.b.log, server: s.name}
+	cmd.Stderr = &logWriter{log: s.b.log, server: s.name, redact: s.envSecrets()}
 	cmd.WaitDelay = 2 * time.Second
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { return killProcessGroup(cmd.Process) }
@@ -466,6 +466,9 @@ type logWriter struct {
 	// budget lets stderrLinesPerSecond lines a second into the log, made
 	// with the first line logged.
 	budget *linebudget.Budget
+	// redact takes the secrets of the server's env out of each line
+	// (nil: none), as they are out of a failed call's error.
+	redact *strings.Replacer
 }
 
 const (
@@ -537,6 +540,9 @@ func (w *logWriter) Write(p []byte) (int, error) {
 func (w *logWriter) emit(line []byte) {
 	if len(line) == 0 {
 		return
+	}
+	if w.redact != nil {
+		line = []byte(w.redact.Replace(string(line)))
 	}
 	w.last = append(w.last, cutLine(line))
 	if len(w.last) > stderrTailLines {

@@ -210,7 +210,32 @@ func (sc ServerConfig) Source() string {
 	if sc.URL != "" {
 		return displayURL(sc.URL)
 	}
-	return strings.TrimSpace(sc.Command + " " + strings.Join(sc.Args, " "))
+	return strings.TrimSpace(sc.Command + " " + strings.Join(shownArgs(sc.Args), " "))
+}
+
+// shownArgs is args as logs and Status show them: a URL's password and
+// query (postgresql://user:password@host/db) and the value of a flag whose
+// name says it is a secret (--api-key KEY, --token=KEY; secretName) are
+// not shown, as a URL server's are not (displayURL).
+func shownArgs(args []string) []string {
+	out := make([]string, len(args))
+	hide := false // the argument before was a secret's flag
+	for i, a := range args {
+		flag, _, hasValue := strings.Cut(a, "=")
+		isFlag := strings.HasPrefix(a, "-") && len(strings.TrimLeft(flag, "-")) > 0
+		switch {
+		case hide && !isFlag:
+			out[i] = "xxxxx"
+		case isFlag && hasValue && secretName(strings.TrimLeft(flag, "-")):
+			out[i] = flag + "=xxxxx"
+		case strings.Contains(a, "://"):
+			out[i] = displayURL(a)
+		default:
+			out[i] = a
+		}
+		hide = isFlag && !hasValue && secretName(strings.TrimLeft(flag, "-"))
+	}
+	return out
 }
 
 // LoadConfig decodes `mcp.servers` of cfg (strict, with line numbers), fills

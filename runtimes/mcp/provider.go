@@ -514,6 +514,36 @@ func secretName(k string) bool {
 	return false
 }
 
+// envSecrets replaces the values of a stdio server's env whose names say
+// they are secrets (redactToken's) in its stderr lines; nil when it has
+// none.
+func (s *server) envSecrets() *strings.Replacer {
+	var pairs []string
+	for _, k := range slices.Sorted(maps.Keys(s.cfg.Env)) {
+		if v := s.cfg.Env[k]; len(v) >= minSecretLen && secretName(k) {
+			pairs = append(pairs, v, "[redacted: mcp.servers."+s.name+" env "+k+"]")
+		}
+	}
+	if pairs == nil {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// redactConnErr is redactToken for an error of the connection (serve's),
+// which is logged and said by Start and Status: a plain error still, its
+// text with the secrets taken out; err itself when it quotes none.
+func (s *server) redactConnErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	r := s.redactToken(err)
+	if r == err {
+		return err
+	}
+	return errors.New(abi.AsToolError(r, abi.ProviderError).Message)
+}
+
 // redactToken takes a URL server's bearer token out of a failed call's
 // error: a server or proxy quoting it ("invalid token …", an echo of its
 // request) handed it to the calling agent and into the audit record's

@@ -316,6 +316,10 @@ func (s *server) run() {
 		began := time.Now()
 		s.attempted.Store(began.UnixNano())
 		connected, err := s.serve()
+		// A server or proxy quoting the bridge's token (or a secret of
+		// its env) in its refusal: the error goes into the log, Start's
+		// error and Status, as a call's does not (redactToken).
+		err = s.redactConnErr(err)
 		// A session that was up and dropped (a stdio server that crashed,
 		// say) is restarted at once, and calls meanwhile wait for it; a
 		// failed attempt wakes them to answer Unavailable.
