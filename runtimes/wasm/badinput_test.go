@@ -44,7 +44,7 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 	return []loadRejectCase{
 		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
 		{"empty", nil, "not a WebAssembly binary"},
-		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
+		{"truncated", good[:len(good)/2], "the WebAssembly module is cut short"},
 		{"component", []byte("\x00asm\x0d\x00\x01\x00"), "is a WebAssembly component; load it with the component runtime"},
 		{"future version", []byte("\x00asm\x02\x00\x00\x00"), "unsupported WebAssembly header"},
 		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
