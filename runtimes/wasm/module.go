@@ -50,6 +50,13 @@ func checkHeader(name string, bin []byte) error {
 	return checkComplete(name, bin)
 }
 
+// emptyRegister is the error for an aios_register that returned an empty
+// buffer (a stub returning 0): it said "aios_register result is empty",
+// not what the function must return.
+func emptyRegister(packed uint64) error {
+	return fmt.Errorf("aios_register returned an empty buffer (ptr %d, len 0): it must return the packed buffer (ptr<<32 | len) of the encoded ToolRegister, the provider and its tools (docs/abi.md, \"ToolRegister\")", packed>>32)
+}
+
 // sectionNames are the core module's section ids, by name.
 var sectionNames = [...]string{"custom", "type", "import", "function", "table", "memory", "global",
 	"export", "start", "element", "code", "data", "data count", "tag"}
