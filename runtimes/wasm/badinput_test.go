@@ -44,7 +44,7 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 	return []loadRejectCase{
 		{"not wasm", []byte("#!/bin/sh\necho hi\n"), "not a WebAssembly binary"},
 		{"empty", nil, "not a WebAssembly binary"},
-		{"truncated", good[:len(good)/2], "invalid WebAssembly module"},
+		{"truncated", good[:len(good)/2], "the WebAssembly module is cut short"},
 		{"component", []byte("\x00asm\x0d\x00\x01\x00"), "is a WebAssembly component; load it with the component runtime"},
 		{"future version", []byte("\x00asm\x02\x00\x00\x00"), "unsupported WebAssembly header"},
 		{"missing exports", mustWAT(t, `(module (memory (export "memory") 1))`), "missing export(s) aios_alloc, aios_register, aios_call"},
@@ -62,6 +62,11 @@ func loadRejectCases(t *testing.T) []loadRejectCase {
 		{"unknown aios import", mustWAT(t, `(module (import "aios" "launch_missiles" (func)) (memory (export "memory") 1))`), "aios.launch_missiles, which ABI v1 does not define"},
 		{"register out of bounds", mustWAT(t, abiSkeleton(`(i64.const 0x0000ffff00001000)`)), "outside the guest's"},
 		{"register garbage", mustWAT(t, abiSkeleton(`(i64.const 0x0000000000000004)`)), "unknown encoding"},
+		// An aios_register that returns 0 (a stub, a guest whose
+		// registration is not written yet) was refused "aios_register
+		// result is empty (ptr 0, len 0)", not saying what it must return.
+		{"register returns nothing", mustWAT(t, abiSkeleton(`(i64.const 0)`)),
+			"aios_register returned an empty buffer (ptr 0, len 0): it must return the packed buffer (ptr<<32 | len) of the encoded ToolRegister"},
 		// 12 bytes that declare four billion tools: the MessagePack decoder
 		// allocated that many before reading one, and the process died.
 		{"register declares 2^32 tools", mustWAT(t, `(module (memory (export "memory") 1)

@@ -316,6 +316,9 @@ func (inst *instance) register(ctx context.Context, src abi.Source) (*abi.ToolRe
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p.name, loadStepFailure(exportRegister+" trapped", err, p.sink))
 	}
+	if uint32(res[0]) == 0 {
+		return nil, fmt.Errorf("%s: %w", p.name, emptyRegister(res[0]))
+	}
 	data, err := inst.view(res[0], "aios_register result")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)

@@ -47,6 +47,58 @@ func checkHeader(name string, bin []byte) error {
 	case layer != 0 || version != 1:
 		return fmt.Errorf("%s: unsupported WebAssembly header (version %d, layer %d; want a core module, version 1)", name, version, layer)
 	}
+	return checkComplete(name, bin)
+}
+
+// emptyRegister is the error for an aios_register that returned an empty
+// buffer (a stub returning 0): it said "aios_register result is empty",
+// not what the function must return.
+func emptyRegister(packed uint64) error {
+	return fmt.Errorf("aios_register returned an empty buffer (ptr %d, len 0): it must return the packed buffer (ptr<<32 | len) of the encoded ToolRegister, the provider and its tools (docs/abi.md, \"ToolRegister\")", packed>>32)
+}
+
+// sectionNames are the core module's section ids, by name.
+var sectionNames = [...]string{"custom", "type", "import", "function", "table", "memory", "global",
+	"export", "start", "element", "code", "data", "data count", "tag"}
+
+// checkComplete walks the section headers of the core module bin (an id
+// byte, then the payload's size) and says so when a section runs past the
+// end of the file: a module copied in part was refused in the decoder's
+// words, "section code: read 0-th code segment: read body: unexpected
+// EOF", which did not tell the author the file is incomplete
+// (TestCutShortModuleSaysTruncated). The payloads are not read.
+func checkComplete(name string, bin []byte) error {
+	for off := 8; off < len(bin); {
+		start, id := off, bin[off]
+		section := fmt.Sprintf("section id %d", id)
+		if int(id) < len(sectionNames) {
+			section = fmt.Sprintf("%s section (id %d)", sectionNames[id], id)
+		}
+		off++
+		var size uint64
+		shift, ok := 0, false
+		for ; off < len(bin) && shift < 35; shift += 7 {
+			c := bin[off]
+			off++
+			size |= uint64(c&0x7f) << shift
+			if c&0x80 == 0 {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			if off < len(bin) {
+				return nil // a size longer than 5 bytes: the decoder says what is wrong
+			}
+			return fmt.Errorf("%s: the WebAssembly module is cut short: its %s at byte %d has no size, as the file ends after %d bytes (truncated, or still being copied? copy it again)",
+				name, section, start, len(bin))
+		}
+		if size > uint64(len(bin)-off) {
+			return fmt.Errorf("%s: the WebAssembly module is cut short: its %s at byte %d declares %d bytes, but the file ends after %d bytes (truncated, or still being copied? copy it again)",
+				name, section, start, size, len(bin))
+		}
+		off += int(size)
+	}
 	return nil
 }
 

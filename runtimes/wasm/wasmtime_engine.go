@@ -910,6 +910,9 @@ func (inst *wtInstance) register(ctx context.Context, src abi.Source) (*abi.Tool
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p.name, p.loadStepError(exportRegister+" trapped", exportRegister, err))
 	}
+	if uint32(res.(int64)) == 0 {
+		return nil, fmt.Errorf("%s: %w", p.name, emptyRegister(uint64(res.(int64))))
+	}
 	data, err := inst.view(uint64(res.(int64)), "aios_register result")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
