@@ -2425,6 +2425,7 @@ func (d *Discovery) better(a, b *candidate) bool {
 func (d *Discovery) warnDowngrade(id string, cur, win *candidate) {
 	from, to := cur.version(), win.version()
 	if from == nil || to == nil || !to.LessThan(from) {
+		d.warnToolDowngrade(id, cur, win)
 		return
 	}
 	args := []any{"provider", id, "from", from.Original(), "to", to.Original(), "source", win.key, "trust", d.servedTrust(win).String()}
@@ -2435,6 +2436,49 @@ func (d *Discovery) warnDowngrade(id string, cur, win *candidate) {
 		args = append(args, "previous_source", cur.key)
 	}
 	d.log.Warn("provider now serves an older version than before (a downgrade): if nobody meant to roll it back, restore the newer release and check who can write to its folder", args...)
+}
+
+// warnToolDowngrade warns when win, serving id at an adapter version no
+// lower than cur's, registers a tool at a lower version than cur did: a
+// caller pinned to the newer one (~1.1) then finds no version, one of ^1
+// gets the older schema, and semver_check, which compares a version with
+// those below it, has nothing to say.
+func (d *Discovery) warnToolDowngrade(id string, cur, win *candidate) {
+	if cur.provider == nil || win.provider == nil {
+		return
+	}
+	before, after := cur.provider.Describe(), win.provider.Describe()
+	if before == nil || after == nil {
+		return
+	}
+	was := make(map[string]*semver.Version, len(before.Tools))
+	for _, t := range before.Tools {
+		if v, err := semver.StrictNewVersion(t.Version); err == nil {
+			if w := was[t.Name]; w == nil || v.GreaterThan(w) {
+				was[t.Name] = v
+			}
+		}
+	}
+	now := make(map[string]*semver.Version, len(after.Tools))
+	for _, t := range after.Tools {
+		if v, err := semver.StrictNewVersion(t.Version); err == nil {
+			if w := now[t.Name]; w == nil || v.GreaterThan(w) {
+				now[t.Name] = v
+			}
+		}
+	}
+	var down []string
+	for name, v := range now {
+		if w := was[name]; w != nil && v.LessThan(w) {
+			down = append(down, name+" "+w.Original()+" → "+v.Original())
+		}
+	}
+	if len(down) == 0 {
+		return
+	}
+	slices.Sort(down)
+	d.log.Warn("provider now registers tools at older versions than before (a downgrade): callers pinned to the newer versions find none; if nobody meant to roll them back, restore the newer release",
+		"provider", id, "tools", strings.Join(down, ", "), "source", win.key)
 }
 
 // version is the adapter version c describes (its card's, else what its

@@ -66,6 +66,8 @@ type fakeSpec struct {
 	Version string   `json:"version"`
 	Tools   []string `json:"tools"`
 	SleepMS int      `json:"sleep_ms"`
+	// ToolVersion is the version of the tools (Version when empty).
+	ToolVersion string `json:"tool_version,omitempty"`
 	// WaitFor makes the load wait (up to 10 s) until the provider of
 	// that id has been loaded: a load that can only finish beside another.
 	WaitFor string `json:"wait_for,omitempty"`
@@ -111,8 +113,12 @@ func (l *fakeLoader) Load(_ context.Context, src abi.Source) (abi.Provider, erro
 	l.loads.Add(1)
 	l.loaded.Store(s.ID, true)
 	reg := &abi.ToolRegister{Format: abi.FormatVersion, Provider: abi.ProviderInfo{ID: s.ID, Version: s.Version, Runtime: "fake"}}
+	tv := s.Version
+	if s.ToolVersion != "" {
+		tv = s.ToolVersion
+	}
 	for _, t := range s.Tools {
-		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: s.Version,
+		reg.Tools = append(reg.Tools, abi.ToolDef{Name: t, Description: "fake " + t, Version: tv,
 			Parameters: map[string]any{"type": "object"}})
 	}
 	p := &fakeProvider{reg: reg, spec: s, src: src}

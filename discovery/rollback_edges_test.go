@@ -66,3 +66,30 @@ func TestInPlaceRollbackWarned(t *testing.T) {
 		t.Fatalf("%d downgrade warnings naming the provider, versions, key and folder; want 1:\n%s", n, logs.String())
 	}
 }
+
+// TestToolRollbackWarned: a provider reloaded at the same adapter version
+// with a tool at a lower version (1.1.0 → 1.0.0) went without a word,
+// semver_check comparing a version only with those below it: callers
+// pinned to ~1.1 then found no version. It warns, naming the tool and the
+// versions; an upgrade does not.
+func TestToolRollbackWarned(t *testing.T) {
+	logs := &testutil.SyncBuffer{}
+	env := newEnvWith(t, "watch: false\n", nil, withLogs(logs))
+	file := filepath.Join(env.dir, "tools.fake")
+	load := func(toolVersion string) {
+		t.Helper()
+		writeFake(t, file, fakeSpec{ID: "org.test.toolroll", Version: "3.0.0", ToolVersion: toolVersion, Tools: []string{"roll-a", "roll-b"}})
+		if _, err := env.d.Refresh(context.Background(), "local"); err != nil {
+			t.Fatalf("refresh with tools at %s: %v (%v)", toolVersion, err, env.d.Errors())
+		}
+	}
+	load("1.0.0")
+	load("1.1.0")
+	if n := logLines(logs, "older versions"); n != 0 {
+		t.Fatalf("an upgrade was warned as a downgrade:\n%s", logs.String())
+	}
+	load("1.0.0")
+	if n := logLines(logs, "level=WARN", "older versions", "provider=org.test.toolroll", "roll-a 1.1.0 → 1.0.0", "roll-b 1.1.0 → 1.0.0"); n != 1 {
+		t.Fatalf("%d tool downgrade warnings naming the provider, tools and versions; want 1:\n%s", n, logs.String())
+	}
+}
