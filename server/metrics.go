@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 )
@@ -129,8 +130,16 @@ func (m *Metrics) observe(st host.CallStats) {
 	}
 }
 
-var knownMethods = map[string]bool{"tools/list": true, "tools/call": true, "aios/registry.search": true,
-	"aios/registry.info": true, "aios/registry.diff": true, "aios/registry.refresh": true, "aios/registry.subscribe": true, "aios/registry.unsubscribe": true, CancelMethod: true}
+// knownMethods are the label values of aios_rpc_requests_total's method:
+// the API's methods (config.RPCMethods; initialize was left out and
+// counted as "other").
+var knownMethods = func() map[string]bool {
+	m := map[string]bool{CancelMethod: true}
+	for _, name := range config.RPCMethods {
+		m[name] = true
+	}
+	return m
+}()
 
 func (m *Metrics) rpc(transport, method string) {
 	if !knownMethods[method] {
