@@ -120,12 +120,18 @@ func (m *Metrics) detach() {
 func (m *Metrics) Observe(st host.CallStats) { m.observe(st) }
 
 func (m *Metrics) observe(st host.CallStats) {
-	m.call(st.Tool, st.Runtime, st.Code, st.Latency)
+	tool, rt := st.Tool, st.Runtime
+	if st.Provider == "" {
+		// The lookup failed: no tool served it. (Not told by an empty
+		// runtime: a provider may name none, and its calls were
+		// counted as those of unknown tools.)
+		tool = "unknown"
+	}
+	if rt == "" {
+		rt = "none"
+	}
+	m.call(tool, rt, st.Code, st.Latency)
 	if st.Nested {
-		rt := st.Runtime
-		if rt == "" {
-			rt = "none"
-		}
 		m.nested.WithLabelValues(rt).Inc()
 	}
 }
@@ -154,10 +160,6 @@ func (m *Metrics) call(tool, runtime string, code abi.ErrorCode, d time.Duration
 		c = "OK"
 	} else {
 		m.errors.WithLabelValues(c).Inc()
-	}
-	if runtime == "" {
-		runtime = "none" // the lookup failed: no tool served it
-		tool = "unknown"
 	}
 	m.namedMu.RLock()
 	if m.named[tool] {
