@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/aios-host/aios-host/abi"
+	"github.com/aios-host/aios-host/config"
 	"github.com/aios-host/aios-host/discovery"
 	"github.com/aios-host/aios-host/host"
 )
@@ -119,18 +120,32 @@ func (m *Metrics) detach() {
 func (m *Metrics) Observe(st host.CallStats) { m.observe(st) }
 
 func (m *Metrics) observe(st host.CallStats) {
-	m.call(st.Tool, st.Runtime, st.Code, st.Latency)
+	tool, rt := st.Tool, st.Runtime
+	if st.Provider == "" {
+		// The lookup failed: no tool served it. (Not told by an empty
+		// runtime: a provider may name none, and its calls were
+		// counted as those of unknown tools.)
+		tool = "unknown"
+	}
+	if rt == "" {
+		rt = "none"
+	}
+	m.call(tool, rt, st.Code, st.Latency)
 	if st.Nested {
-		rt := st.Runtime
-		if rt == "" {
-			rt = "none"
-		}
 		m.nested.WithLabelValues(rt).Inc()
 	}
 }
 
-var knownMethods = map[string]bool{"tools/list": true, "tools/call": true, "aios/registry.search": true,
-	"aios/registry.info": true, "aios/registry.diff": true, "aios/registry.refresh": true, "aios/registry.subscribe": true, "aios/registry.unsubscribe": true, CancelMethod: true}
+// knownMethods are the label values of aios_rpc_requests_total's method:
+// the API's methods (config.RPCMethods; initialize was left out and
+// counted as "other").
+var knownMethods = func() map[string]bool {
+	m := map[string]bool{CancelMethod: true}
+	for _, name := range config.RPCMethods {
+		m[name] = true
+	}
+	return m
+}()
 
 func (m *Metrics) rpc(transport, method string) {
 	if !knownMethods[method] {
@@ -145,10 +160,6 @@ func (m *Metrics) call(tool, runtime string, code abi.ErrorCode, d time.Duration
 		c = "OK"
 	} else {
 		m.errors.WithLabelValues(c).Inc()
-	}
-	if runtime == "" {
-		runtime = "none" // the lookup failed: no tool served it
-		tool = "unknown"
 	}
 	m.namedMu.RLock()
 	if m.named[tool] {

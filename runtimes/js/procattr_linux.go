@@ -23,9 +23,13 @@ import (
 
 // workerProcAttr makes a worker die with the host: SIGKILL when the
 // thread that started it ends. That is the thread, not the process, so
-// workers are started on a thread that never ends (startWorker).
+// workers are started on a thread that never ends (startWorker). A
+// worker leads a process group of its own, as a Python worker and an MCP
+// server do: in the host's, a Ctrl-C at its terminal (SIGINT to the
+// foreground group) killed every worker before the host's shutdown could
+// let the calls in flight end (TestWorkerLeadsItsOwnProcessGroup).
 func workerProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 }
 
 // spawners are the threads workers are started from, one per confinement:
