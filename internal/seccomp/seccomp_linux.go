@@ -8,7 +8,8 @@
 // keyrings, no System V IPC, no raising of
 // resource limits, no io_uring, no other
 // architecture's system calls, and for a worker that writes no file no
-// change of a file's mode, owner, times or extended attributes; everything
+// change of a file's mode, owner, times or extended attributes, and with
+// OwnScheduling no change of another process's scheduling; everything
 // else allowed.
 package seccomp
 
@@ -49,8 +50,11 @@ const (
 // shmat, msgget, semget and the rest); setrlimit, prlimit64 with a new limit and io_uring_setup fail
 // with EPERM; with readOnly (a worker that writes no file) the calls that
 // change a file's mode, owner, times or extended attributes fail with
-// EPERM; everything else is allowed.
-func Program(network, readOnly bool) ([]unix.SockFilter, error) {
+// EPERM; with the rule OwnScheduling, the calls that change a process's
+// scheduling (setpriority, ioprio_set, sched_setaffinity and the other
+// sched_set* calls) fail with EPERM unless they name the calling process
+// (pid 0) or its process group; everything else is allowed.
+func Program(network, readOnly bool, rules ...Rule) ([]unix.SockFilter, error) {
 	var arch uint32
 	x32 := uint32(0xffffffff) // never reached on arm64
 	switch runtime.GOARCH {
@@ -171,6 +175,11 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 		unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
 		unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL,
 	}, eperm)...)
+	for _, r := range rules {
+		if r == OwnScheduling {
+			meta = append(meta, ownScheduling(eperm)...)
+		}
+	}
 	return append(append(append(append([]unix.SockFilter{
 		st(bpfLdWAbs, 4), // arch
 		jmp(bpfJeqK, arch, 1, 0),
@@ -220,11 +229,61 @@ func Program(network, readOnly bool) ([]unix.SockFilter, error) {
 	}...), nil
 }
 
+// Rule is a refusal a filter adds to Program's fixed ones.
+type Rule int
+
+// OwnScheduling limits the calls that change a process's scheduling to the
+// calling process, for a worker that sees processes other than its own
+// (no PID namespace of its own): Landlock's scopes keep it from signalling
+// them, not from changing their scheduling, and a worker runs as the
+// host's user, so a tool reniced the host to 19, pinned it to one CPU and
+// made it SCHED_IDLE (set_one_prio and check_same_owner ask only for the
+// same user; commoncap for no capability the caller lacks).
+const OwnScheduling Rule = 1
+
+// ownScheduling is the filter's part for OwnScheduling (A holds the
+// syscall number; a matched call returns): setpriority and ioprio_set
+// fail with ret for the whole user (PRIO_USER, IOPRIO_WHO_USER) and for
+// another process or group (who != 0), sched_setaffinity,
+// sched_setscheduler, sched_setparam and sched_setattr for a pid other
+// than 0. The kernel reads these arguments as int, the low word.
+func ownScheduling(ret uint32) []unix.SockFilter {
+	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	}
+	var out []unix.SockFilter
+	for _, c := range []struct{ nr, user uint32 }{
+		{unix.SYS_SETPRIORITY, unix.PRIO_USER},
+		{unix.SYS_IOPRIO_SET, 3}, // IOPRIO_WHO_USER
+	} {
+		out = append(out,
+			jmp(bpfJeqK, c.nr, 0, 6),
+			st(bpfLdWAbs, 16), // args[0] low word: which
+			jmp(bpfJeqK, c.user, 3, 0),
+			st(bpfLdWAbs, 16+8), // args[1] low word: who
+			jmp(bpfJeqK, 0, 0, 1),
+			st(bpfRetK, secRetAllow),
+			st(bpfRetK, ret),
+		)
+	}
+	for _, nr := range []uint32{unix.SYS_SCHED_SETAFFINITY, unix.SYS_SCHED_SETSCHEDULER, unix.SYS_SCHED_SETPARAM, unix.SYS_SCHED_SETATTR} {
+		out = append(out,
+			jmp(bpfJeqK, nr, 0, 4),
+			st(bpfLdWAbs, 16), // args[0] low word: the pid
+			jmp(bpfJeqK, 0, 0, 1),
+			st(bpfRetK, secRetAllow),
+			st(bpfRetK, ret),
+		)
+	}
+	return out
+}
+
 // InstallThread installs the filter on the calling thread only (no
 // TSYNC); the processes it starts inherit it. no_new_privs must be set
 // already.
-func InstallThread(network, readOnly bool) error {
-	prog, err := Program(network, readOnly)
+func InstallThread(network, readOnly bool, rules ...Rule) error {
+	prog, err := Program(network, readOnly, rules...)
 	if err != nil {
 		return err
 	}

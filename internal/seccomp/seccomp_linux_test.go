@@ -20,7 +20,7 @@ import (
 func TestProgramJumps(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		for _, readOnly := range []bool{false, true} {
-			prog, err := Program(network, readOnly)
+			prog, err := Program(network, readOnly, OwnScheduling)
 			if err != nil {
 				t.Skip(err)
 			}

@@ -8,8 +8,14 @@ import "errors"
 
 var errNotLinux = errors.New("seccomp is Linux only")
 
+// Rule is a refusal a filter adds to the fixed ones.
+type Rule int
+
+// OwnScheduling limits the scheduling calls to the calling process.
+const OwnScheduling Rule = 1
+
 // InstallThread reports that there is no seccomp here.
-func InstallThread(bool, bool) error { return errNotLinux }
+func InstallThread(bool, bool, ...Rule) error { return errNotLinux }
 
 // InstallProcess reports that there is no seccomp here.
 func InstallProcess(bool, bool) error { return errNotLinux }

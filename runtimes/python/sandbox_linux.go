@@ -116,7 +116,16 @@ func spawn(s spawnSpec) (*os.Process, error) {
 			}
 		}
 		if s.layers.Seccomp {
-			if err := seccomp.InstallThread(s.network, true); err != nil {
+			var rules []seccomp.Rule
+			if !s.layers.PIDNS {
+				// The worker sees the host's processes: it may
+				// change the scheduling of its own only (Landlock's
+				// scopes cover signals, not nice values, CPU
+				// affinity or scheduling policies;
+				// TestNoSchedulingOfOtherProcesses).
+				rules = append(rules, seccomp.OwnScheduling)
+			}
+			if err := seccomp.InstallThread(s.network, true, rules...); err != nil {
 				ch <- res{err: fmt.Errorf("sandbox: %v", err)}
 				return
 			}
