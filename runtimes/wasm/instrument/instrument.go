@@ -103,7 +103,8 @@ func (r *wreader) fail(format string, args ...any) {
 
 // end fails r unless it read its section's payload to the end: the
 // rewrite appends entries to the type, import, global and export
-// sections and re-encodes the entries of others, so bytes after the last
+// sections and re-encodes the entries of others (CapTables the table
+// section's), so bytes after the last
 // entry would be read as part of an added one, or dropped (the module
 // accepted once rewritten, though the engine refuses it as written).
 func (r *wreader) end(section string) {
@@ -485,6 +486,7 @@ func capTables(payload []byte) ([]byte, error) {
 		sumLo += uint64(t.lo)
 		tables = append(tables, t)
 	}
+	r.end("table")
 	if r.err != nil {
 		return nil, r.err
 	}
