@@ -71,9 +71,15 @@ func FuzzParseYAML(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte("tool: {id: org.example.x, name: X, version: 1.0.0}\ncapabilities: [{id: a}]\n"))
 	f.Add([]byte("tool: &a {id: *a}\n"))
+	f.Add([]byte("tool: {id: org.example.x, name: X, version: 1.0.0}\ncapabilities: [{id: a, input_schema: {type: object, properties: 3}}]\n"))
+	f.Add([]byte("tool:\n  id: org.example.x\n  verison: 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseYAML(data, "fuzz.yaml")
 		if err != nil {
+			// Every refusal names the file.
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml") {
+				t.Fatalf("%q: the error %q names not the file", data, err)
+			}
 			return
 		}
 		if _, err := c.Marshal(); err != nil {

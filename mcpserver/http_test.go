@@ -1,10 +1,12 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -202,18 +204,42 @@ func TestHTTPAnonymousAgent(t *testing.T) {
 }
 
 // FuzzVerifyToken feeds arbitrary bearer tokens: verification never panics
-// and never accepts what the issuer did not sign.
+// and never accepts what the issuer did not sign. The same bytes written
+// otherwise in base64url (the unused low bits of a segment's last
+// character set: RFC 4648 §3.5 lets a decoder accept them, as go-jose
+// does) are what the issuer signed.
 func FuzzVerifyToken(f *testing.F) {
 	is := newIssuer(f)
 	good := is.token(f, tokenOpts{aud: "http://aios.test/mcp", scope: "s"})
-	for _, s := range []string{good, "", "a.b.c", "eyJhbGciOiJub25lIn0.e30.", good[:len(good)-3] + "AAA", strings.Repeat("x", 100)} {
+	// good with the lowest bit of its last character set: an ES256
+	// signature is 64 bytes, 86 characters whose last holds 2 bits.
+	const b64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	alias := good[:len(good)-1] + string(b64url[strings.IndexByte(b64url, good[len(good)-1])^1])
+	for _, s := range []string{good, alias, "", "a.b.c", "eyJhbGciOiJub25lIn0.e30.", good[:len(good)-3] + "AAA", strings.Repeat("x", 100)} {
 		f.Add(s)
 	}
 	v := newVerifier(HTTPConfig{Issuer: is.url, JWKSURL: is.jwks, Agent: "mcp"}, func() string { return "http://aios.test/mcp" }, nil)
 	f.Fuzz(func(t *testing.T, tok string) {
 		id, err := v.verify(context.Background(), tok)
-		if err == nil && tok != good {
+		if err == nil && !sameJWS(tok, good) {
 			t.Fatalf("accepted %q as %+v", tok, id)
 		}
 	})
+}
+
+// sameJWS says whether the compact JWS a holds the bytes b does: the
+// same three segments once base64url-decoded.
+func sameJWS(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	if len(as) != 3 || len(bs) != 3 {
+		return false
+	}
+	for i := range as {
+		x, err1 := base64.RawURLEncoding.DecodeString(as[i])
+		y, err2 := base64.RawURLEncoding.DecodeString(bs[i])
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/aios-host/aios-host/abi"
 )
 
@@ -454,18 +456,63 @@ func FuzzResolveConstraint(f *testing.F) {
 	r := resolveFixture(f)
 	f.Fuzz(func(t *testing.T, name, constraint string) {
 		e, err := r.Resolve(name, constraint)
+		// Asked again (the memo answers now), the same answer.
+		if e2, err2 := r.Resolve(name, constraint); e2 != e || abi.CodeOf(err2) != abi.CodeOf(err) {
+			t.Fatalf("Resolve(%q, %q) = %v, %v; asked again %v, %v", name, constraint, e, err, e2, err2)
+		}
+		want, wantCode := referenceResolve(r.Versions(name), constraint)
 		if err != nil {
 			switch abi.CodeOf(err) {
 			case abi.NotFound, abi.InvalidParams:
 			default:
 				t.Fatalf("Resolve(%q, %q): unexpected error %v", name, constraint, err)
 			}
+			if r.Versions(name) != nil && (abi.CodeOf(err) != wantCode || want != nil) {
+				t.Fatalf("Resolve(%q, %q): %v; the reference resolves to %v (%s)", name, constraint, err, want, wantCode)
+			}
 			return
 		}
 		if e == nil || e.Def.Name != name {
 			t.Fatalf("Resolve(%q, %q) = %v", name, constraint, e)
 		}
+		if constraint != "" && e != want {
+			t.Fatalf("Resolve(%q, %q) = %s; the reference resolves to %v (%s)", name, constraint, e.Def.Version, want, wantCode)
+		}
 	})
+}
+
+// referenceResolve is Resolve over versions (oldest first, one provider)
+// as docs/registry.md says it: the version written exactly, else the
+// newest version that satisfies the constraint and is not deprecated,
+// else the newest deprecated one; a constraint semver cannot read is
+// InvalidParams, one nothing satisfies NotFound.
+func referenceResolve(versions []*Entry, constraint string) (*Entry, abi.ErrorCode) {
+	for _, e := range versions {
+		if e.Def.Version == constraint {
+			return e, ""
+		}
+	}
+	c, err := semver.NewConstraint(constraint)
+	if err != nil {
+		return nil, abi.InvalidParams
+	}
+	var deprecated *Entry
+	for i := len(versions) - 1; i >= 0; i-- {
+		e := versions[i]
+		if !c.Check(e.Version) {
+			continue
+		}
+		if !e.Def.Deprecated {
+			return e, ""
+		}
+		if deprecated == nil {
+			deprecated = e
+		}
+	}
+	if deprecated != nil {
+		return deprecated, ""
+	}
+	return nil, abi.NotFound
 }
 
 func trusted(id string, level abi.TrustLevel) *ProviderRecord {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -294,6 +295,21 @@ func FuzzDiff(f *testing.F) {
 			}
 			for _, c := range got {
 				_ = c.String()
+				if c.Path != "" && !strings.HasPrefix(c.Path, "/") {
+					t.Fatalf("Diff(%s, %s): path %q is not a JSON pointer", a, b, c.Path)
+				}
+				if c.Kind == Unknown && !c.Breaking {
+					t.Fatalf("Diff(%s, %s): an Unknown change not breaking: %v", a, b, c)
+				}
+			}
+			// Annotations are ignored: a title and description added
+			// to (or changed in) the schema change nothing.
+			if m, ok := x.(map[string]any); ok {
+				annotated := maps.Clone(m)
+				annotated["title"], annotated["description"] = "fuzz", "a fuzzed schema"
+				if got := Diff(x, annotated, d); len(got) != 0 {
+					t.Fatalf("Diff of %s and it with a title and description: %v", a, got)
+				}
 			}
 		}
 	})

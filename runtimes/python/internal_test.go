@@ -11,6 +11,7 @@ import (
 	"math"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +113,9 @@ func TestHostOps(t *testing.T) {
 	}
 }
 
-// FuzzHostOp: arbitrary JSON arguments to any op never panic.
+// FuzzHostOp: arbitrary JSON arguments to any op never panic; a refusal
+// is InvalidParams or InvalidRequest naming the op, and the environment
+// is asked only for an op hostOp accepts.
 func FuzzHostOp(f *testing.F) {
 	for _, s := range []string{`{"tool":"x","params":[1]}`, `{"id":5}`, `{"data":"@@"}`, `{"max_tokens":"x","temperature":1}`, `null`, `[]`} {
 		for _, op := range []string{"call_tool", "space_read", "space_write", "ai_complete", "log", "?"} {
@@ -124,8 +127,29 @@ func FuzzHostOp(f *testing.F) {
 		if abi.UnmarshalJSONValue([]byte(args), &v) != nil {
 			return
 		}
-		c := &inflight{id: "c1", ctx: context.Background(), env: &fakeEnv{}}
-		_, _ = hostOp(c, &abi.HostCall{CallID: "c1", Op: op, Args: v})
+		env := &fakeEnv{}
+		c := &inflight{id: "c1", ctx: context.Background(), env: env}
+		_, err := hostOp(c, &abi.HostCall{CallID: "c1", Op: op, Args: v})
+		if err != nil {
+			var te *abi.ToolError
+			if !errors.As(err, &te) || (te.Code != abi.InvalidParams && te.Code != abi.InvalidRequest) {
+				t.Fatalf("%s %s: refused with %#v, want an InvalidParams or InvalidRequest *abi.ToolError", op, args, err)
+			}
+			if !strings.HasPrefix(te.Message, op+":") && !strings.Contains(te.Message, strconv.Quote(op)) {
+				t.Fatalf("%s %s: the error %q does not name the op", op, args, te.Message)
+			}
+			if len(env.got) != 0 {
+				t.Fatalf("%s %s: refused (%v), yet the environment was asked %q", op, args, err, env.got)
+			}
+			return
+		}
+		want := 1
+		if op == "log" {
+			want = 0
+		}
+		if len(env.got) != want || (want == 1 && !strings.HasPrefix(env.got[0], op+" ")) {
+			t.Fatalf("%s %s: accepted, the environment was asked %q", op, args, env.got)
+		}
 	})
 }
 

@@ -101,6 +101,18 @@ func (r *wreader) fail(format string, args ...any) {
 	}
 }
 
+// end fails r unless it read its section's payload to the end: the
+// rewrite appends entries to the type, import, global and export
+// sections and re-encodes the entries of others (CapTables the table
+// section's), so bytes after the last
+// entry would be read as part of an added one, or dropped (the module
+// accepted once rewritten, though the engine refuses it as written).
+func (r *wreader) end(section string) {
+	if r.err == nil && r.off != len(r.b) {
+		r.fail("trailing bytes in the %s section (%d after its last entry)", section, len(r.b)-r.off)
+	}
+}
+
 func (r *wreader) byte() byte {
 	if r.err != nil || r.off >= len(r.b) {
 		r.fail("unexpected end")
@@ -335,8 +347,10 @@ func Module(bin []byte) ([]byte, error) {
 			if !found {
 				pl.tickType, pl.addType = nTypes, true
 			}
+			sr.end("type")
 		case 2:
 			pl.nImportFuncs, importedGlobals = sr.imports()
+			sr.end("import")
 		case 6:
 			definedGlobals = int(sr.u32())
 		}
@@ -472,6 +486,7 @@ func capTables(payload []byte) ([]byte, error) {
 		sumLo += uint64(t.lo)
 		tables = append(tables, t)
 	}
+	r.end("table")
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -604,6 +619,7 @@ func rewriteGlobals(payload []byte, pl *plan) ([]byte, error) {
 		out = append(out, payload[start:r.off]...)
 		out = constExpr(r, pl, out)
 	}
+	r.end("global")
 	return out, r.err
 }
 
@@ -626,6 +642,7 @@ func rewriteExports(payload []byte, pl *plan) ([]byte, error) {
 		}
 		out = appendLEB(out, uint64(idx))
 	}
+	r.end("export")
 	out = appendLEB(out, uint64(len(TickExport)))
 	out = append(out, TickExport...)
 	out = append(out, 0x03)
@@ -667,6 +684,7 @@ func rewriteElems(payload []byte, pl *plan) ([]byte, error) {
 			}
 		}
 	}
+	r.end("element")
 	return out, r.err
 }
 
