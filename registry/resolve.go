@@ -233,8 +233,8 @@ func notFoundTool(s *snapshot, name string) *abi.ToolError {
 		return te
 	}
 	sugg := suggest(s, name, 3)
-	name = clipConstraint(name) // (a caller's name of megabytes, as a constraint)
-	msg := "tool \"" + name + "\" not found"
+	name = clipConstraint(name)                   // (a caller's name of megabytes, as a constraint)
+	msg := fmt.Sprintf("tool %q not found", name) // quoted: a name holding a quote or a newline read as two
 	if len(sugg) > 0 {
 		msg += "; did you mean " + strings.Join(sugg, ", ") + "?"
 	}

@@ -30,3 +30,16 @@ func TestLongConstraintNotEchoed(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestUnknownNameQuoted: the name of a tool not found was put between
+// quotes as it came, so a name holding a quote or a newline
+// (`a" not found; did you mean "b`) made a message that read as another;
+// it is quoted with escapes, as the other not-found messages are.
+func TestUnknownNameQuoted(t *testing.T) {
+	r := New()
+	_, err := r.Resolve("x\" not found\nfake: \"y", "")
+	te := abi.AsToolError(err, abi.Internal)
+	if te.Code != abi.NotFound || strings.Contains(te.Message, "\n") || !strings.Contains(te.Message, `tool "x\" not found\nfake: \"y" not found`) {
+		t.Fatalf("%s: %q; want NotFound with the name quoted and escaped", te.Code, te.Message)
+	}
+}
