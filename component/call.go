@@ -108,7 +108,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
 	st := &inst.cs // reused: no allocation per call
-	*st = callState{ctx: ctx, wctx: wctx, env: env}
+	*st = callState{ctx: ctx, wctx: wctx, env: env, out: GuestOutput{Gate: p.lines}}
 	inst.state = st
 	p.watch.enter(inst, dl, ctx)
 	defer func() {
@@ -486,7 +486,7 @@ var sdkFuncs = map[string]hostFunc{
 		}
 		msg := a[1].(string)
 		levels := []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn, slog.LevelError}
-		GuestLog(st.ctx, st.env.Logger(), &st.logged, levels[a[0].(wit.Enum)], msg)
+		GuestLog(st.ctx, st.env.Logger(), st.out.Gate, &st.logged, levels[a[0].(wit.Enum)], msg)
 		return nil, nil
 	},
 }

@@ -190,6 +190,7 @@ func TestGuestLogCut(t *testing.T) {
 		t.Errorf("%d of the 2100 é kept, want 2047 (4095 bytes)", n)
 	}
 	env = &fakeEnv{}
+	p.lines = nil // the per-call cap, not the provider's lines a second (TestLinesGatedPerProvider)
 	if _, err := call(t, p, env, "run", map[string]any{"lvl": 3, "n": MaxLogMessages + 5}); err != nil {
 		t.Fatal(err)
 	}

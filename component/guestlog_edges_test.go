@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aios-host/aios-host/internal/testutil"
 )
 
 // TestGuestLogFilteredNotCounted: aios:sdk/log messages at a level the
@@ -20,9 +25,9 @@ func TestGuestLogFilteredNotCounted(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	logged := 0
 	for range MaxLogMessages + 10 {
-		GuestLog(context.Background(), log, &logged, slog.LevelDebug, "a debug line")
+		GuestLog(context.Background(), log, nil, &logged, slog.LevelDebug, "a debug line")
 	}
-	GuestLog(context.Background(), log, &logged, slog.LevelWarn, "the warning that matters")
+	GuestLog(context.Background(), log, nil, &logged, slog.LevelWarn, "the warning that matters")
 	s := out.String()
 	if !strings.Contains(s, "the warning that matters") {
 		t.Errorf("the warning after %d filtered debug lines was dropped; the log: %q", MaxLogMessages+10, s)
@@ -54,5 +59,42 @@ func TestGuestOutputFilteredNotCharged(t *testing.T) {
 	}
 	if strings.Contains(s, "guest output capped") {
 		t.Errorf("filtered stdout was charged against the cap: %q", s)
+	}
+}
+
+// TestLinesGatedPerProvider: the per-call caps (MaxLogMessages,
+// MaxGuestOutput) alone let a client calling a chatty component tool in a
+// loop flood the host log, where a JS or Python provider's lines are held
+// to LinesPerSecond. A provider's calls share a LineGate: the lines past
+// it are dropped and counted in "component log lines suppressed".
+func TestLinesGatedPerProvider(t *testing.T) {
+	var out testutil.SyncBuffer
+	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	gate := NewLineGate()
+	const calls, perCall = 50, 10
+	start := time.Now()
+	for range calls {
+		logged := 0
+		o := GuestOutput{Gate: gate}
+		for range perCall / 2 {
+			GuestLog(context.Background(), log, gate, &logged, slog.LevelInfo, "sdk line")
+			o.Write(context.Background(), log, false, []byte("stdout line\n"))
+		}
+		o.Flush(context.Background(), log)
+	}
+	elapsed := time.Since(start)
+	gate.b.Flush()
+	s := out.String()
+	shown := strings.Count(s, "msg=\"sdk line\"") + strings.Count(s, "msg=\"stdout line\"")
+	suppressed := 0
+	for _, m := range regexp.MustCompile(`component log lines suppressed" lines=(\d+)`).FindAllStringSubmatch(s, -1) {
+		n, _ := strconv.Atoi(m[1])
+		suppressed += n
+	}
+	if limit := LinesPerSecond * (int(elapsed/time.Second) + 1); shown > limit {
+		t.Errorf("%d lines logged in %v; want at most %d", shown, elapsed, limit)
+	}
+	if shown+suppressed != calls*perCall {
+		t.Errorf("%d lines logged and %d reported suppressed; want %d in all:\n%.2000s", shown, suppressed, calls*perCall, s)
 	}
 }

@@ -3,9 +3,48 @@ package component
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/aios-host/aios-host/internal/linebudget"
 )
+
+// LinesPerSecond bounds the lines one component provider puts in the host
+// log a second (stdout, stderr and aios:sdk/log together), as for JS and
+// Python: the per-call caps alone let a client calling a chatty tool in a
+// loop flood the log.
+const LinesPerSecond = 100
+
+// LineGate is a provider's budget of LinesPerSecond log lines, shared by
+// its calls; the lines over it are counted and reported in a warning on
+// the logger of the call that last logged. A nil gate lets every line
+// through.
+type LineGate struct {
+	b   *linebudget.Budget
+	log atomic.Pointer[slog.Logger]
+}
+
+// NewLineGate returns a provider's gate.
+func NewLineGate() *LineGate {
+	g := &LineGate{}
+	g.b = linebudget.New(LinesPerSecond, func(n int) {
+		if l := g.log.Load(); l != nil {
+			l.Warn("component log lines suppressed", "lines", n, "limit", fmt.Sprintf("%d lines a second per provider", LinesPerSecond))
+		}
+	})
+	return g
+}
+
+// allow reports whether one more line may be logged on log now.
+func (g *LineGate) allow(log *slog.Logger) bool {
+	if g == nil {
+		return true
+	}
+	g.log.Store(log)
+	return g.b.Allow()
+}
 
 // MaxGuestOutput caps what one call may write to stdout and stderr
 // together.
@@ -18,8 +57,10 @@ const MaxGuestOutput = 64 << 10
 // value is ready; it is not safe for concurrent use (a call's writes come
 // from its guest's thread).
 type GuestOutput struct {
-	n   int
-	buf [2][]byte // unterminated stdout / stderr lines
+	// Gate is the provider's line budget (nil: none).
+	Gate *LineGate
+	n    int
+	buf  [2][]byte // unterminated stdout / stderr lines
 }
 
 // Written reports whether the call has written anything.
@@ -59,12 +100,14 @@ func (o *GuestOutput) Write(ctx context.Context, log *slog.Logger, stderr bool, 
 		if nl < 0 {
 			break
 		}
-		emitOutput(ctx, log, stderr, o.buf[i][:nl])
+		o.emit(ctx, log, stderr, o.buf[i][:nl])
 		o.buf[i] = o.buf[i][nl+1:]
 	}
 	if o.Full() {
 		o.Flush(ctx, log)
-		log.Warn("guest output capped", "limit_bytes", MaxGuestOutput)
+		if o.Gate.allow(log) {
+			log.Warn("guest output capped", "limit_bytes", MaxGuestOutput)
+		}
 	}
 }
 
@@ -72,13 +115,16 @@ func (o *GuestOutput) Write(ctx context.Context, log *slog.Logger, stderr bool, 
 func (o *GuestOutput) Flush(ctx context.Context, log *slog.Logger) {
 	for i, b := range o.buf {
 		if len(b) > 0 {
-			emitOutput(ctx, log, i == 1, b)
+			o.emit(ctx, log, i == 1, b)
 			o.buf[i] = nil
 		}
 	}
 }
 
-func emitOutput(ctx context.Context, log *slog.Logger, stderr bool, line []byte) {
+func (o *GuestOutput) emit(ctx context.Context, log *slog.Logger, stderr bool, line []byte) {
+	if !o.Gate.allow(log) {
+		return
+	}
 	level, stream := slog.LevelInfo, "stdout"
 	if stderr {
 		level, stream = slog.LevelWarn, "stderr"
@@ -101,13 +147,14 @@ const (
 // counted: never shown, it must not spend the budget of those that are
 // (it did, and a warning after 1,000 filtered debug lines was dropped,
 // where JS, WASM and Python log it: TestGuestLogFilteredNotCounted).
-func GuestLog(ctx context.Context, log *slog.Logger, logged *int, level slog.Level, msg string) {
+// gate is the provider's line budget (nil: none).
+func GuestLog(ctx context.Context, log *slog.Logger, gate *LineGate, logged *int, level slog.Level, msg string) {
 	if !log.Enabled(ctx, level) {
 		return
 	}
 	*logged++
 	if *logged > MaxLogMessages {
-		if *logged == MaxLogMessages+1 {
+		if *logged == MaxLogMessages+1 && gate.allow(log) {
 			log.Warn("guest log capped: the rest of this call's aios:sdk/log messages are dropped", "limit_messages", MaxLogMessages)
 		}
 		return
@@ -119,5 +166,7 @@ func GuestLog(ctx context.Context, log *slog.Logger, logged *int, level slog.Lev
 		}
 		msg = msg[:cut] + "…"
 	}
-	log.Log(ctx, level, msg)
+	if gate.allow(log) {
+		log.Log(ctx, level, msg)
+	}
 }

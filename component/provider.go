@@ -154,6 +154,7 @@ type tool struct {
 
 // Provider is a loaded component.
 type Provider struct {
+	lines    *LineGate // its guests' log lines (LinesPerSecond)
 	path     string
 	bound    *busy.Bound // instances serving calls at once (Options.PoolSize)
 	poolKey  string      // the config key that set the bound (Options.PoolKey)
@@ -230,7 +231,7 @@ func New(ctx context.Context, b []byte, name, providerID string, opts Options) (
 	if opts.PoolKey == "" {
 		opts.PoolKey = "runtimes.wasm.pool_size"
 	}
-	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize), poolKey: opts.PoolKey,
+	p := &Provider{path: name, plan: pl, tools: map[string]*tool{}, logger: opts.Logger, lines: NewLineGate(), pool: make(chan *instance, opts.PoolSize), bound: busy.New(opts.PoolSize), poolKey: opts.PoolKey,
 		realClock: opts.RealClock, realRandom: opts.RealRandom, retireAt: uint64(opts.MemoryLimitPages) * 65536 / 4 * 3,
 		memBytes: int64(opts.MemoryLimitPages) * 65536}
 	if p.meta, err = readMeta(pl.modules); err != nil {

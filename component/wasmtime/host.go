@@ -239,7 +239,7 @@ func aiosComponentHost(data unsafe.Pointer, cx *C.wasmtime_context_t, _ unsafe.P
 		case "error":
 			level = slog.LevelError
 		}
-		component.GuestLog(st.ctx, st.env.Logger(), &st.logged, level, msg)
+		component.GuestLog(st.ctx, st.env.Logger(), st.out.Gate, &st.logged, level, msg)
 		return nil
 	}
 	return fail(fmt.Errorf("unknown aios:sdk host function %d", id))

@@ -257,6 +257,7 @@ type tool struct {
 
 // Provider is a component loaded on wasmtime.
 type Provider struct {
+	lines  *component.LineGate // its guests' log lines (component.LinesPerSecond)
 	l      *Loader
 	name   string
 	reg    abi.ToolRegister
@@ -328,7 +329,7 @@ func (l *Loader) LoadBytes(ctx context.Context, src abi.Source, b []byte) (_ abi
 			return nil, err
 		}
 	}
-	p := &Provider{l: l, name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, poolSize), bound: busy.New(poolSize),
+	p := &Provider{l: l, lines: component.NewLineGate(), name: name, reg: plan.Register, tools: map[string]*tool{}, pool: make(chan *instance, poolSize), bound: busy.New(poolSize),
 		memoryPages: pages, poolKey: poolKey}
 	p.reg.Provider.Runtime = abi.RuntimeComponent
 	// Real clocks and randomness: by config, or asked for and granted
@@ -805,7 +806,7 @@ func (p *Provider) Call(ctx context.Context, call *abi.ToolCall, env abi.Env) (_
 		}
 		return nil, abi.Errorf(abi.Unavailable, "component %s: new instance: %v", p.reg.Provider.ID, err)
 	}
-	st := &callState{ctx: ctx, env: env, p: p, deadline: deadline}
+	st := &callState{ctx: ctx, env: env, p: p, deadline: deadline, out: component.GuestOutput{Gate: p.lines}}
 	inst.state = st
 	defer func() {
 		if r := recover(); r != nil {
