@@ -572,20 +572,32 @@ func (s *Server) sync() {
 // another goroutine, and a call made just after a provider was added was
 // answered "unknown tool" for a tool the host had. A name the registry
 // does not resolve, or resolves to a tool that is not exported, costs one
-// lookup.
+// lookup. A call of a tool the host has but does not export is answered
+// `unknown tool "NAME"` saying so and how to export it: the go-sdk's
+// words alone read as a name nothing holds, of a tool `aios-host list`
+// shows.
 func (s *Server) syncCalled(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
-		if p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw); ok && p != nil && method == "tools/call" && p.Name != "" {
-			if def, err := s.h.Registry().Resolve(p.Name, ""); err == nil && s.exportable(def) {
-				s.mu.Lock()
-				stale := s.exported[p.Name] != def && s.refused[p.Name] != def
-				s.mu.Unlock()
-				if stale && s.stop.Err() == nil {
-					s.sync()
-				}
+		p, ok := req.GetParams().(*mcpsdk.CallToolParamsRaw)
+		if !ok || p == nil || method != "tools/call" || p.Name == "" {
+			return next(ctx, method, req)
+		}
+		def, rerr := s.h.Registry().Resolve(p.Name, "")
+		if rerr == nil && s.exportable(def) {
+			s.mu.Lock()
+			stale := s.exported[p.Name] != def && s.refused[p.Name] != def
+			s.mu.Unlock()
+			if stale && s.stop.Err() == nil {
+				s.sync()
 			}
 		}
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		if err != nil && rerr == nil && !s.exportable(def) && errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams && we.Message == fmt.Sprintf("unknown tool %q", p.Name) {
+			return nil, &jsonrpc.Error{Code: we.Code, Data: we.Data, Message: fmt.Sprintf(
+				"unknown tool %s: the host has this tool, but it is not exported over MCP (its definition does not set mcp_exportable, and no mcp.export pattern matches its name); add it to mcp.export in the host's config to serve it (README \"MCP (both ways)\")", quoteCut(p.Name))}
+		}
+		return res, err
 	}
 }
 

@@ -131,10 +131,11 @@ func TestSeedPdfExtract(t *testing.T) {
 	// The tool's capability_required is enforced by the host.
 	_, err = h.Call(context.Background(), &abi.ToolCall{Caller: "nobody", Tool: "pdf-extract", Params: map[string]any{"object_id": id, "pages": "1"}})
 	wantCode(t, err, abi.CapabilityDenied, "ReadSpace(documents)")
-	// Not a PDF: a ProviderError naming the problem.
+	// Not a PDF: the caller's InvalidParams naming object_id and the
+	// problem (TestSeedPdfExtractNotAPDFInvalidParams).
 	nid, _ := h.Spaces().Put("documents", []byte("just text"))
 	_, err = call(h, "pdf-extract", map[string]any{"object_id": nid, "pages": "1"}, 0)
-	wantCode(t, err, abi.ProviderError, "not a PDF")
+	wantCode(t, err, abi.InvalidParams, "object_id", "not a PDF")
 	// Schema from the seed's properties dict: both properties are required.
 	_, err = call(h, "pdf-extract", map[string]any{"object_id": id}, 0)
 	wantCode(t, err, abi.InvalidParams)

@@ -202,7 +202,12 @@ def extract_pdf_text(data, pages=None):
     """Text of the given pages ('1-5', '2', '1,3'; None or '' for all)."""
     data = bytes(data)
     if not data.startswith(b"%PDF-"):
-        raise ValueError("not a PDF (no %PDF- header)")
+        # The caller named the wrong object: theirs to fix, as a bad
+        # page range is.
+        raise ToolError(ToolError.InvalidParams,
+                        "object_id: the object is not a PDF (it does not begin with %%PDF-; "
+                        "its first bytes: %s)"
+                        % json.dumps(data[:16].decode("latin-1"), ensure_ascii=True))
     objs, page_dicts = _pages(data)
     texts = []
     for idx in _page_range(pages, len(page_dicts)):
