@@ -2451,22 +2451,7 @@ func (d *Discovery) warnToolDowngrade(id string, cur, win *candidate) {
 	if before == nil || after == nil {
 		return
 	}
-	was := make(map[string]*semver.Version, len(before.Tools))
-	for _, t := range before.Tools {
-		if v, err := semver.StrictNewVersion(t.Version); err == nil {
-			if w := was[t.Name]; w == nil || v.GreaterThan(w) {
-				was[t.Name] = v
-			}
-		}
-	}
-	now := make(map[string]*semver.Version, len(after.Tools))
-	for _, t := range after.Tools {
-		if v, err := semver.StrictNewVersion(t.Version); err == nil {
-			if w := now[t.Name]; w == nil || v.GreaterThan(w) {
-				now[t.Name] = v
-			}
-		}
-	}
+	was, now := newestTools(before), newestTools(after)
 	var down []string
 	for name, v := range now {
 		if w := was[name]; w != nil && v.LessThan(w) {
@@ -2479,6 +2464,19 @@ func (d *Discovery) warnToolDowngrade(id string, cur, win *candidate) {
 	slices.Sort(down)
 	d.log.Warn("provider now registers tools at older versions than before (a downgrade): callers pinned to the newer versions find none; if nobody meant to roll them back, restore the newer release",
 		"provider", id, "tools", strings.Join(down, ", "), "source", win.key)
+}
+
+// newestTools is the newest SemVer version reg registers of each tool.
+func newestTools(reg *abi.ToolRegister) map[string]*semver.Version {
+	m := make(map[string]*semver.Version, len(reg.Tools))
+	for _, t := range reg.Tools {
+		if v, err := semver.StrictNewVersion(t.Version); err == nil {
+			if w := m[t.Name]; w == nil || v.GreaterThan(w) {
+				m[t.Name] = v
+			}
+		}
+	}
+	return m
 }
 
 // version is the adapter version c describes (its card's, else what its
