@@ -168,3 +168,13 @@ func TestAIOSDataHome(t *testing.T) {
 		t.Errorf("DefaultDataDir() = %q", got)
 	}
 }
+
+// TestKeyWithAWordLeftOutSuggested: `limits.max_depth` listed no key to
+// use, where `max_call_depth` was meant (a word left out is more edits
+// than a misspelling); the one key holding the words in order is named.
+func TestKeyWithAWordLeftOutSuggested(t *testing.T) {
+	_, err := Parse([]byte("limits:\n  max_depth: 3\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `unknown key "max_depth", did you mean "max_call_depth"?`) {
+		t.Errorf("err = %v; want a did-you-mean naming max_call_depth", err)
+	}
+}

@@ -613,7 +613,34 @@ func suggest(key string, fields map[string]reflect.StructField) string {
 	if best := editdist.Closest(key, keys, editdist.Limit(key)); best != "" {
 		return fmt.Sprintf(", did you mean %q?", best)
 	}
+	// A word left out (`max_depth` for `max_call_depth`, `decode` for
+	// nothing: one word alone matches too many): the one key holding
+	// the given words in their order.
+	words := strings.Split(strings.ToLower(key), "_")
+	if len(words) < 2 {
+		return ""
+	}
+	var match []string
+	for _, k := range keys {
+		if inOrder(words, strings.Split(strings.ToLower(k), "_")) {
+			match = append(match, k)
+		}
+	}
+	if len(match) == 1 {
+		return fmt.Sprintf(", did you mean %q?", match[0])
+	}
 	return ""
+}
+
+// inOrder reports whether every word of sub is in words, in sub's order.
+func inOrder(sub, words []string) bool {
+	i := 0
+	for _, w := range words {
+		if i < len(sub) && w == sub[i] {
+			i++
+		}
+	}
+	return i == len(sub)
 }
 
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
