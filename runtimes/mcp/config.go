@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -465,6 +466,10 @@ func (sc ServerConfig) token() (string, error) {
 	return literalOrEnv(sc.Token, "token_env", sc.TokenEnv)
 }
 
+// errEnvUnset marks literalOrEnv's refusal: the host's environment does
+// not change while it runs, so the server is not retried (server.run).
+var errEnvUnset = errors.New("empty or unset in the host's environment")
+
 // literalOrEnv is the value of the environment variable env when it is
 // named (key is its config key, for the error), else literal.
 func literalOrEnv(literal, key, env string) (string, error) {
@@ -473,7 +478,7 @@ func literalOrEnv(literal, key, env string) (string, error) {
 	}
 	v := os.Getenv(env)
 	if v == "" {
-		return "", fmt.Errorf("%s %s is empty or unset", key, env)
+		return "", fmt.Errorf("%s %s is %w", key, env, errEnvUnset)
 	}
 	return v, nil
 }

@@ -329,6 +329,19 @@ func (s *server) run() {
 		if s.ctx.Err() != nil {
 			return
 		}
+		if !connected && errors.Is(err, errEnvUnset) {
+			// Its token (or OAuth client secret) comes from a variable
+			// the host was started without, which no retry can change:
+			// it was retried forever, a warning each time.
+			s.b.log.Warn("mcp server not started, and not retried until a refresh (aios/registry.refresh): restart the host with the variable set", "server", s.name, "err", err)
+			select {
+			case <-s.kick:
+				backoff = DefaultReconnectMin
+				continue
+			case <-s.ctx.Done():
+				return
+			}
+		}
 		ran := time.Since(began)
 		if restart && ran >= restartUptime {
 			s.b.log.Warn("mcp server connection lost; restarting", "server", s.name, "err", err)
