@@ -1140,7 +1140,11 @@ func (w *procWorker) died(err error) {
 	// and start closes it.
 	if err != nil && registered {
 		// Before it registered, the load fails saying why (start).
-		w.p.logger.Warn("JS worker process ended", "err", err, "note", w.stderr.fatal())
+		args := []any{"pid", w.cmd.Process.Pid, "err", err}
+		if note := w.stderr.fatal(); note != "" {
+			args = append(args, "note", note)
+		}
+		w.p.logger.Warn("JS worker process ended", args...)
 	}
 }
 
@@ -1164,7 +1168,7 @@ func (w *procWorker) readStderr(r io.Reader, done chan struct{}) {
 		w.stderr.add(line)
 		if logged < 50 {
 			logged++
-			w.p.logger.Warn("JS worker stderr", "line", line)
+			w.p.logger.Warn("JS worker stderr", "pid", w.cmd.Process.Pid, "line", line)
 		}
 	}
 	_, _ = io.Copy(io.Discard, r)
