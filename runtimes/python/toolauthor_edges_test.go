@@ -237,6 +237,9 @@ func TestTypeHintedHandlerSaysHintsAreNotRead(t *testing.T) {
 		{"typedunion.py", "from typing import Union\nfrom aios_sdk import tool\n\n@tool\ndef pick(v: Union[int, str]):\n    return v\n", "typedunion.py:4", "parameter v as int | str"},
 		{"typedoptional.py", "from aios_sdk import tool\n\n@tool\ndef maybe(n: int | None):\n    return n\n", "typedoptional.py:3", "parameter n as int | None"},
 		{"typedfutureunion.py", "from __future__ import annotations\nfrom aios_sdk import tool\n\n@tool\ndef maybe(n: int | None):\n    return n\n", "typedfutureunion.py:4", "parameter n as int | None"},
+		// Any class a dict is never an instance of (p265's left).
+		{"typednt.py", "from typing import NamedTuple\nfrom aios_sdk import tool\n\nclass Pt(NamedTuple):\n    x: int\n\n@tool\ndef nx(p: Pt):\n    return p.x\n", "typednt.py:7", "parameter p as Pt"},
+		{"typedmodel.py", "from aios_sdk import tool\n\nclass Model:\n    x: int = 0\n\n@tool\ndef mx(m: Model):\n    return m.x\n", "typedmodel.py:6", "parameter m as Model"},
 	} {
 		_, err := h.LoadFile(context.Background(), writeTool(t, tc.name, tc.src), host.ProviderMeta{Trust: abi.System})
 		if err == nil {
@@ -269,6 +272,40 @@ async def typed(params: Optional[Args], ctx: Optional[Context] = None) -> Dict[s
 `), host.ProviderMeta{Trust: abi.System})
 	if err != nil {
 		t.Fatalf("annotations a handler may carry: %v", err)
+	}
+	// Classes a dict may be an instance of, read as classes (no
+	// __future__ import): a Mapping, object, a dict subclass, a Protocol.
+	if _, err := h.LoadFile(context.Background(), writeTool(t, "typedclasses.py", `import collections.abc
+from typing import Mapping, Protocol
+from aios_sdk import tool
+
+class Params(dict):
+    pass
+
+class HasGet(Protocol):
+    def get(self, k): ...
+
+@tool(parameters={"a": {"type": "integer"}})
+def m1(params: collections.abc.Mapping):
+    return params["a"]
+
+@tool(parameters={"a": {"type": "integer"}})
+def m2(params: Mapping[str, int]):
+    return params["a"]
+
+@tool(parameters={"a": {"type": "integer"}})
+def m3(params: object):
+    return params["a"]
+
+@tool(parameters={"a": {"type": "integer"}})
+def m4(params: Params):
+    return params["a"]
+
+@tool(parameters={"a": {"type": "integer"}})
+def m5(params: HasGet):
+    return params.get("a")
+`), host.ProviderMeta{Trust: abi.System}); err != nil {
+		t.Fatalf("classes a dict may be an instance of: %v", err)
 	}
 	descs := map[string]string{}
 	for _, d := range p.Describe().Tools {

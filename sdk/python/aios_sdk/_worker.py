@@ -332,9 +332,11 @@ def _first_arg(text):
 def _not_a_dict(a, first):
     """The name of annotation a when a dict (first: params) or a Context
     (else: ctx) can never be one, else None: a scalar or sequence type,
-    a generic alias of one (list[int]), or for params a dataclass or an
-    enum, or a Union of only such types and None (int | None); not Any,
-    a dict, a TypedDict, a Mapping or a Union with one of them."""
+    a generic alias of one (list[int]), or for params any class a dict is
+    never an instance of (a dataclass, an enum, a NamedTuple, a model
+    class), or a Union of only such types and None (int | None); not Any,
+    object, a dict or a subclass of it, a TypedDict, a Mapping, a Protocol
+    or a Union with one of them."""
     if isinstance(a, str):
         a = a.strip()
         # A Literal's values are never a dict nor a Context; Annotated[T,
@@ -377,6 +379,16 @@ def _not_a_dict(a, first):
     if first and not issubclass(a, dict) and (hasattr(a, "__dataclass_fields__") or
                                               any(b.__name__ == "Enum" for b in a.__mro__[1:])):
         return a.__name__
+    if first:
+        # Any other class a dict is never an instance of (a NamedTuple, a
+        # model class, socket.socket) loaded, and every call failed inside
+        # the tool; a dict subclass, a Mapping, object, and a Protocol
+        # (which refuses the check) load as before.
+        try:
+            if not issubclass(a, dict) and not issubclass(dict, a):
+                return a.__name__
+        except TypeError:
+            return None
     return None
 
 
