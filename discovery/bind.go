@@ -183,32 +183,22 @@ func (s *sharedProvider) release() error {
 	return nil
 }
 
-// closeProvider closes p, turning a panic of its Close (a bug of a loader
-// an embedder added) into an error, as the host's own close does: the
-// last holder is a watcher goroutine (whose panic ended the process) or
-// a call that drained a replaced version (which answered ProviderCrashed).
-func closeProvider(p abi.Provider) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("its Close method panicked: %v", r)
-		}
-	}()
-	return p.Close()
-}
-
 // closeWait bounds how long discovery waits for a provider's Close (a
 // var for tests). The runtimes' own Close waits are shorter: a js worker's
 // 5 s grace, an MCP server's stdin-then-SIGTERM-then-SIGKILL seconds.
 var closeWait = 10 * time.Second
 
-// closeWithin closes p (closeProvider), waiting at most wait: discovery
+// closeWithin closes p (host.CloseProvider: a panic of its Close is an
+// error, where the last holder is a watcher goroutine, whose panic ended
+// the process, or a call that drained a replaced version, which answered
+// ProviderCrashed), waiting at most wait: discovery
 // closes with its lock held (an unload) or on the return of the last call
 // of a replaced version, so a Close that never returns stopped every
 // later load, reload and unload, Discovery.Close, or that call. Past wait
 // the Close is left running and its lateness is the error.
 func closeWithin(p abi.Provider, wait time.Duration) error {
 	done := make(chan error, 1)
-	go func() { done <- closeProvider(p) }()
+	go func() { done <- host.CloseProvider(p) }()
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {

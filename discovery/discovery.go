@@ -3124,12 +3124,12 @@ func (d *Discovery) loadArtifact(ctx context.Context, path, root string, old *ca
 		return nil, d.loadFailed(ctx, err, path, sum, path)
 	}
 	if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), path); err != nil || after != sum {
-		_ = closeProvider(p)
+		_ = host.CloseProvider(p)
 		return nil, fmt.Errorf("%s %w", path, errChangedWhileLoading)
 	}
 	reg := p.Describe()
 	if reg == nil {
-		_ = closeProvider(p)
+		_ = host.CloseProvider(p)
 		return nil, fmt.Errorf("%s: provider describes no registration", path)
 	}
 	return &candidate{key: unit, id: reg.Provider.ID, kind: KindArtifact, trust: tl, digest: digest, provider: p}, nil
@@ -3287,12 +3287,12 @@ func (d *Discovery) loadDescribed(ctx context.Context, unit, root, desc, artifac
 			return nil, d.loadFailed(ctx, err, unit, sum, files...)
 		}
 		if after, _, err := fileSums(ctx, d.h.MaxPluginBytes(), files...); err != nil || after != sum {
-			_ = closeProvider(p)
+			_ = host.CloseProvider(p)
 			return nil, fmt.Errorf("%s %w", unit, errChangedWhileLoading)
 		}
 		bound, err := BindCard(p, card)
 		if err != nil {
-			_ = closeProvider(p)
+			_ = host.CloseProvider(p)
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
 		if cp, ok := bound.(*cardProvider); ok {

@@ -472,7 +472,7 @@ func (h *Host) addOrReplace(p abi.Provider, meta ProviderMeta, replace bool) err
 	}
 	for _, old := range []*registry.ProviderRecord{rep.Replaced, rep.Dropped} {
 		if old != nil && old.Impl != nil && old.Impl != p {
-			if err := closeProvider(old.Impl); err != nil {
+			if err := CloseProvider(old.Impl); err != nil {
 				h.log.Warn("closing replaced provider", "provider", old.Info.ID, "err", err)
 			}
 		}
@@ -602,7 +602,7 @@ func (h *Host) RemoveProvider(id string) error {
 	h.pol.forgetToolBuckets(h.reg)
 	h.forgetWarned(id)
 	if old := rep.Replaced; old != nil && old.Impl != nil {
-		if err := closeProvider(old.Impl); err != nil {
+		if err := CloseProvider(old.Impl); err != nil {
 			return fmt.Errorf("close provider %s: %w", id, err)
 		}
 	}
@@ -666,7 +666,7 @@ func (h *Host) Close() error {
 			continue // removed meanwhile, and closed by whoever removed it
 		}
 		if old := rep.Replaced; old != nil && old.Impl != nil {
-			if err := closeProvider(old.Impl); err != nil {
+			if err := CloseProvider(old.Impl); err != nil {
 				errs = append(errs, fmt.Errorf("close provider %s: %w", rec.Info.ID, err))
 			}
 		}
@@ -697,11 +697,12 @@ func (h *Host) unmade() *abi.ToolError {
 	return &abi.ToolError{Code: abi.Unavailable, Message: "this host.Host was not made with host.New"}
 }
 
-// closeProvider closes p, turning a panic of its Close (a bug) into an
+// CloseProvider closes p, turning a panic of its Close (a bug) into an
 // error: Close, RemoveProvider and ReplaceProvider go on with the other
 // providers and the audit log instead of handing the panic to the
-// embedder half done.
-func closeProvider(p abi.Provider) (err error) {
+// embedder half done (and discovery, which closes the providers it
+// loaded, does the same).
+func CloseProvider(p abi.Provider) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("its Close method panicked: %v", r)
