@@ -68,10 +68,6 @@ func Program(network, readOnly bool, rules ...Rule) ([]unix.SockFilter, error) {
 	eacces := uint32(secRetErrno | uint32(unix.EACCES))
 	eperm := uint32(secRetErrno | uint32(unix.EPERM))
 	enosys := uint32(secRetErrno | uint32(unix.ENOSYS))
-	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
-	}
 	// socket(2): refused; with network, refused for AF_UNIX only. Network
 	// is the network, not the host's local sockets: its JSON-RPC socket
 	// takes the peer's uid — the host's — for the default agent, and the
@@ -229,6 +225,13 @@ func Program(network, readOnly bool, rules ...Rule) ([]unix.SockFilter, error) {
 	}...), nil
 }
 
+// st is a BPF statement, jmp a BPF jump (the filters' instructions).
+func st(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+
+func jmp(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+	return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+}
+
 // Rule is a refusal a filter adds to Program's fixed ones.
 type Rule int
 
@@ -248,10 +251,6 @@ const OwnScheduling Rule = 1
 // sched_setscheduler, sched_setparam and sched_setattr for a pid other
 // than 0. The kernel reads these arguments as int, the low word.
 func ownScheduling(ret uint32) []unix.SockFilter {
-	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
-	}
 	var out []unix.SockFilter
 	for _, c := range []struct{ nr, user uint32 }{
 		{unix.SYS_SETPRIORITY, unix.PRIO_USER},
@@ -327,10 +326,6 @@ func SelfProgram(pid int) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no seccomp filter for GOARCH %s", runtime.GOARCH)
 	}
 	eperm := uint32(secRetErrno | uint32(unix.EPERM))
-	st := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jmp := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
-	}
 	prog := []unix.SockFilter{
 		st(bpfLdWAbs, 4), // arch
 		jmp(bpfJeqK, arch, 1, 0),
