@@ -518,16 +518,24 @@ func secretName(k string) bool {
 // they are secrets (redactToken's) in its stderr lines; nil when it has
 // none.
 func (s *server) envSecrets() *strings.Replacer {
+	pairs := s.envSecretPairs()
+	if pairs == nil {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// envSecretPairs are the values of a stdio server's env whose names say
+// they are secrets (secretName), each followed by what it is replaced
+// with, in the order of their names.
+func (s *server) envSecretPairs() []string {
 	var pairs []string
 	for _, k := range slices.Sorted(maps.Keys(s.cfg.Env)) {
 		if v := s.cfg.Env[k]; len(v) >= minSecretLen && secretName(k) {
 			pairs = append(pairs, v, "[redacted: mcp.servers."+s.name+" env "+k+"]")
 		}
 	}
-	if pairs == nil {
-		return nil
-	}
-	return strings.NewReplacer(pairs...)
+	return pairs
 }
 
 // redactConnErr is redactToken for an error of the connection (serve's),
@@ -556,10 +564,9 @@ func (s *server) redactToken(err error) error {
 		// A stdio server's secrets are in its env (an API key): one
 		// that quoted it in a failed call handed it on as a URL
 		// server's token was not.
-		for _, k := range slices.Sorted(maps.Keys(s.cfg.Env)) {
-			if v := s.cfg.Env[k]; len(v) >= minSecretLen && secretName(k) {
-				err = redact.Error(err, v, "[redacted: mcp.servers."+s.name+" env "+k+"]")
-			}
+		pairs := s.envSecretPairs()
+		for i := 0; i < len(pairs); i += 2 {
+			err = redact.Error(err, pairs[i], pairs[i+1])
 		}
 		return err
 	}
