@@ -3,6 +3,7 @@ package wasm
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -75,24 +76,17 @@ func checkComplete(name string, bin []byte) error {
 			section = fmt.Sprintf("%s section (id %d)", sectionNames[id], id)
 		}
 		off++
-		var size uint64
-		shift, ok := 0, false
-		for ; off < len(bin) && shift < 35; shift += 7 {
-			c := bin[off]
-			off++
-			size |= uint64(c&0x7f) << shift
-			if c&0x80 == 0 {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			if off < len(bin) {
+		// The size is an unsigned LEB128 of at most 5 bytes, which is
+		// encoding/binary's varint.
+		size, n := binary.Uvarint(bin[off:min(len(bin), off+5)])
+		if n <= 0 {
+			if len(bin)-off >= 5 {
 				return nil // a size longer than 5 bytes: the decoder says what is wrong
 			}
 			return fmt.Errorf("%s: the WebAssembly module is cut short: its %s at byte %d has no size, as the file ends after %d bytes (truncated, or still being copied? copy it again)",
 				name, section, start, len(bin))
 		}
+		off += n
 		if size > uint64(len(bin)-off) {
 			return fmt.Errorf("%s: the WebAssembly module is cut short: its %s at byte %d declares %d bytes, but the file ends after %d bytes (truncated, or still being copied? copy it again)",
 				name, section, start, size, len(bin))
