@@ -3,9 +3,6 @@ package jsonrpc
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -20,18 +17,12 @@ import (
 // null (a host refusing a request it could not read) still counts.
 func TestHTTPAnswerWithOtherIDRefused(t *testing.T) {
 	answer := `{"jsonrpc":"2.0","id":12345,"result":{"value":1}}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, answer)
-	}))
-	defer srv.Close()
-	c := NewHTTPClient(srv.URL+"/rpc", "", nil)
+	c, url := answering(t, &answer)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var res any
 	err := c.Call(ctx, "tools/call", nil, &res)
-	if err == nil || !strings.Contains(err.Error(), srv.URL) || !strings.Contains(err.Error(), "12345") {
+	if err == nil || !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), "12345") {
 		t.Fatalf("an answer with id 12345: %v, result %v; want it refused naming the URL and the id", err, res)
 	}
 	answer = `{"jsonrpc":"2.0","id":null,"error":{"code":-32003,"message":"slow down","data":{"code":"RateLimited"}}}`
